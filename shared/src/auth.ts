@@ -1,0 +1,49 @@
+/** Spec §5 and §8: sign-in rules and the authentication error catalogue. */
+export const MIN_PASSWORD_LENGTH = 6;
+
+export const AUTH_MESSAGES = {
+  fillAllFields: 'Please fill in all fields',
+  passwordTooShort: 'Password must be at least 6 characters long',
+  emailInUse: 'This email is already registered. Please sign in instead.',
+  invalidEmail: 'Please enter a valid email address.',
+  invalidCredentials: 'Invalid email or password.',
+  tooManyRequests: 'Too many attempts. Please try again later.',
+  fallback: 'Authentication failed',
+  accountCreated: 'Account created successfully!',
+  signedIn: 'Successfully signed in!',
+  loggedOut: 'Successfully logged out',
+} as const;
+
+export function socialSignInSuccess(provider: string): string {
+  return `Successfully signed in with ${provider}!`;
+}
+
+/** Validates the sign-in/sign-up modal; the sign-in-only variant checks required fields only. */
+export function validateCredentials(
+  email: string,
+  password: string,
+  options: { enforceLength: boolean },
+): string | null {
+  if (email.trim() === '' || password === '') return AUTH_MESSAGES.fillAllFields;
+  if (options.enforceLength && password.length < MIN_PASSWORD_LENGTH) return AUTH_MESSAGES.passwordTooShort;
+  return null;
+}
+
+const AUTH_ERROR_BY_CODE: Record<string, string> = {
+  'auth/email-already-in-use': AUTH_MESSAGES.emailInUse,
+  'auth/invalid-email': AUTH_MESSAGES.invalidEmail,
+  'auth/user-not-found': AUTH_MESSAGES.invalidCredentials,
+  'auth/wrong-password': AUTH_MESSAGES.invalidCredentials,
+  'auth/invalid-credential': AUTH_MESSAGES.invalidCredentials,
+  'auth/invalid-login-credentials': AUTH_MESSAGES.invalidCredentials,
+  'auth/too-many-requests': AUTH_MESSAGES.tooManyRequests,
+};
+
+/** Maps an identity-service error to the spec's message; other errors keep the provider's message. */
+export function authErrorMessage(error: { code?: string; message?: string } | null | undefined): string {
+  const mapped = error?.code === undefined ? undefined : AUTH_ERROR_BY_CODE[error.code];
+  return mapped ?? (error?.message ? error.message : AUTH_MESSAGES.fallback);
+}
+
+export const TOAST_DURATION_MS = 3000;
+export const LONG_TOAST_DURATION_MS = 5000;

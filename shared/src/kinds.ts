@@ -1,0 +1,20 @@
+export const GENERATION_KINDS = ['image', 'video', 'speech'] as const;
+export type GenerationKind = (typeof GENERATION_KINDS)[number];
+
+/** queued → active → completed | failed | canceled (see DESIGN.md, job lifecycle). */
+export const GENERATION_STATUSES = ['queued', 'active', 'completed', 'failed', 'canceled'] as const;
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
+
+export const FINAL_STATUSES: ReadonlySet<GenerationStatus> = new Set(['completed', 'failed', 'canceled']);
+
+export function isFinalStatus(status: GenerationStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
+
+/** Progress stays at most this until the job completes (spec §4: capped at 99, only increases). */
+export const MAX_PROGRESS_BEFORE_COMPLETION = 99;
+
+export function nextProgress(current: number, reported: number): number {
+  const bounded = Math.min(Math.max(Math.round(reported), 0), MAX_PROGRESS_BEFORE_COMPLETION);
+  return Math.max(current, bounded);
+}
