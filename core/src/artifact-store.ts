@@ -1,0 +1,61 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+
+const EXTENSION_BY_MIME: Record<string, string> = {
+  'image/png': 'png',
+  'video/mp4': 'mp4',
+  'application/mxf': 'mxf',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/aac': 'aac',
+  'audio/flac': 'flac',
+  'audio/opus': 'opus',
+};
+const MIME_BY_EXTENSION = Object.fromEntries(
+  Object.entries(EXTENSION_BY_MIME).map(([mime, extension]) => [extension, mime]),
+);
+const KEY_PATTERN = /^[a-z]+_[a-f0-9]{32}\.[a-z0-9]+$/;
+
+export interface StoredArtifact {
+  key: string;
+  mimeType: string;
+  bytes: number;
+}
+
+export interface ArtifactStore {
+  save(generationId: string, data: Uint8Array, mimeType: string): Promise<StoredArtifact>;
+  open(key: string): Promise<{ stream: Readable; mimeType: string; bytes: number } | null>;
+}
+
+/** Artifacts as files under a directory that server and worker share (a volume in compose). */
+export class FileArtifactStore implements ArtifactStore {
+  constructor(private readonly directory: string) {}
+
+  async save(generationId: string, data: Uint8Array, mimeType: string): Promise<StoredArtifact> {
+    const baseMime = mimeType.split(';')[0]!.trim().toLowerCase();
+    const key = `${generationId}.${EXTENSION_BY_MIME[baseMime] ?? 'bin'}`;
+    await mkdir(this.directory, { recursive: true });
+    // Written under a temporary name and renamed, so a reader never sees half a file.
+    const temporaryPath = join(this.directory, `.${key}.${process.pid}.tmp`);
+    await writeFile(temporaryPath, data);
+    await rename(temporaryPath, join(this.directory, key));
+    return { key, mimeType: MIME_BY_EXTENSION[key.split('.').pop()!] ?? 'application/octet-stream', bytes: data.byteLength };
+  }
+
+  async open(key: string) {
+    if (!KEY_PATTERN.test(key)) return null;
+    const path = join(this.directory, key);
+    const info = await stat(path).catch(() => null);
+    if (info === null || !info.isFile()) return null;
+    const extension = key.split('.').pop()!;
+    return {
+      stream: createReadStream(path),
+      mimeType: MIME_BY_EXTENSION[extension] ?? 'application/octet-stream',
+      bytes: info.size,
+    };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './artifact-store';
+export * from './cancellation';
+export * from './generation-queues';
+export * from './quota-ledger';
+export * from './redis';
+export * from './redis-keys';

@@ -1,0 +1,2 @@
+export { loadWorkerConfig, type WorkerConfig } from './config';
+export { startGenerationWorkers, type GenerationWorkers } from './generation-workers';

@@ -1,0 +1,93 @@
+import { Agent, interceptors, request, errors as undiciErrors, type Dispatcher } from 'undici';
+
+/** Provider file URLs may point at a CDN that redirects. */
+const redirectingAgent = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
+
+export interface JsonResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed body, or undefined when it was not JSON. */
+  json: unknown;
+  text: string;
+}
+
+/** A transport failure: no HTTP answer at all (refused, reset, dropped, timed out). */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
+
+export interface CallOptions {
+  method: Dispatcher.HttpMethod;
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+function toNetworkError(error: unknown, url: string, timeoutMs: number): NetworkError {
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new NetworkError(`timed out after ${timeoutMs} ms: ${url}`);
+  }
+  return new NetworkError(error instanceof Error ? error.message : String(error));
+}
+
+/** One HTTP call with an explicit timeout; every provider client goes through here. */
+export async function callJson(url: string, options: CallOptions): Promise<JsonResponse> {
+  try {
+    const response = await request(url, {
+      method: options.method,
+      headers: {
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: options.signal ?? AbortSignal.timeout(options.timeoutMs),
+    });
+    const text = await response.body.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, json, text };
+  } catch (error) {
+    throw toNetworkError(error, url, options.timeoutMs);
+  }
+}
+
+export async function downloadBytes(
+  url: string,
+  timeoutMs: number,
+): Promise<{ status: number; bytes: Uint8Array; contentType: string | undefined }> {
+  try {
+    const response = await request(url, {
+      method: 'GET',
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      dispatcher: redirectingAgent,
+    });
+    const bytes = new Uint8Array(await response.body.arrayBuffer());
+    const contentType = response.headers['content-type'];
+    return { status: response.statusCode, bytes, contentType: Array.isArray(contentType) ? contentType[0] : contentType };
+  } catch (error) {
+    throw toNetworkError(error, url, timeoutMs);
+  }
+}
+
+export function messageFrom(body: unknown, fallback: string): string {
+  if (body !== null && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    if (typeof record.message === 'string') return record.message;
+    const nested = record.error ?? record.base_resp;
+    if (nested !== null && typeof nested === 'object') {
+      const inner = nested as Record<string, unknown>;
+      if (typeof inner.message === 'string') return inner.message;
+      if (typeof inner.status_msg === 'string') return inner.status_msg;
+    }
+  }
+  return fallback;
+}
