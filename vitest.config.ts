@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    globalSetup: ['scripts/test/ensure-redis.ts'],
+    projects: [
+      { test: { name: 'shared', root: 'shared', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'core', root: 'core', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'simulator', root: 'simulator', include: ['test/**/*.test.ts', 'src/**/*.test.ts'] } },
+      { test: { name: 'worker', root: 'worker', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      'server/vitest.config.ts',
+      'client/vitest.config.ts',
+    ],
+  },
+});
