@@ -10,6 +10,7 @@ export default defineConfig({
       { test: { name: 'worker', root: 'worker', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       'server/vitest.config.ts',
       'client/vitest.config.ts',
+      'e2e/vitest.config.ts',
     ],
   },
 });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { readSimulatorEnv } from './env';
+
+describe('readSimulatorEnv', () => {
+  it('uses the defaults when nothing is set', () => {
+    expect(readSimulatorEnv({})).toEqual({
+      port: 4010,
+      host: '127.0.0.1',
+      options: { latencyMs: 0, videoQueueingMs: 1000, videoProcessingMs: 3000, faults: [], logger: true },
+    });
+  });
+
+  it('reads every variable', () => {
+    const env = readSimulatorEnv({
+      SIMULATOR_PORT: '5000',
+      SIMULATOR_HOST: '0.0.0.0',
+      SIMULATOR_LATENCY_MS: '20',
+      SIMULATOR_VIDEO_QUEUEING_MS: '10',
+      SIMULATOR_VIDEO_PROCESSING_MS: '30',
+      SIMULATOR_FAULTS: '[{"route":"speech","fault":"http429","times":2,"retryAfterSeconds":3}]',
+    });
+    expect(env).toMatchObject({ port: 5000, host: '0.0.0.0' });
+    expect(env.options).toMatchObject({
+      latencyMs: 20,
+      videoQueueingMs: 10,
+      videoProcessingMs: 30,
+      faults: [{ route: 'speech', fault: 'http429', times: 2, retryAfterSeconds: 3 }],
+    });
+  });
+
+  it.each([
+    [{ SIMULATOR_PORT: 'http' }, /SIMULATOR_PORT/],
+    [{ SIMULATOR_PORT: '70000' }, /SIMULATOR_PORT/],
+    [{ SIMULATOR_LATENCY_MS: '-5' }, /SIMULATOR_LATENCY_MS/],
+    [{ SIMULATOR_VIDEO_PROCESSING_MS: '1.5' }, /SIMULATOR_VIDEO_PROCESSING_MS/],
+    [{ SIMULATOR_FAULTS: '{"route":"image"}' }, /SIMULATOR_FAULTS must be a JSON array/],
+    [{ SIMULATOR_FAULTS: '[oops' }, /SIMULATOR_FAULTS .*not valid JSON/],
+    [{ SIMULATOR_FAULTS: '[{"route":"image","fault":"hang"},{"route":"image"}]' }, /SIMULATOR_FAULTS\[1\]: fault/],
+  ])('names the bad variable in %o', (env, message) => {
+    expect(() => readSimulatorEnv(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,30 @@
+import { InvalidEnvError, readSimulatorEnv } from './env';
+import { createSimulator } from './simulator';
+
+function readEnvOrExit() {
+  try {
+    return readSimulatorEnv(process.env);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvError)) throw error;
+    console.error(`simulator: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+const { port, host, options } = readEnvOrExit();
+const simulator = createSimulator(options);
+const url = await simulator.listen(port, host);
+simulator.app.log.info(`provider simulator listening on ${url}`);
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    simulator.app.log.info(`${signal} received, closing`);
+    simulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('simulator: failed to close cleanly', error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { hasBearerToken } from '../bearerToken';
+import type { ProviderGate } from '../faults/providerGate';
+import { describeRequestError } from '../requestError';
+import { authFailed, downloadFaultReplies, invalidParams, SUCCESS, videoFaultReplies } from './miniMaxErrors';
+import { videoRequestProblem } from './validateVideoRequest';
+import type { VideoTaskStore } from './videoTaskStore';
+
+interface MiniMaxRoutesDeps {
+  gate: ProviderGate;
+  tasks: VideoTaskStore;
+  video: Buffer;
+  onTaskCreated(): void;
+}
+
+const DEFAULT_UNKNOWN_STATUS = 'Mystery';
+const DOWNLOAD_PATH = '/sim-files/:fileId/output.mp4';
+const downloadPath = (fileId: string) => DOWNLOAD_PATH.replace(':fileId', encodeURIComponent(fileId));
+
+const requireKey: preHandlerAsyncHookHandler = async (request, reply) => {
+  if (!hasBearerToken(request)) return reply.code(401).send(authFailed());
+};
+
+/**
+ * MiniMax video: create a task, poll it, retrieve its file, download the file. Unknown task and file ids
+ * answer the way MiniMax answers bad input: HTTP 200 with status_code 2013.
+ */
+export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRoutesDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.setErrorHandler((error, _request, reply) => {
+      const { statusCode: status, message } = describeRequestError(error);
+      if (status >= 500) return reply.code(500).send(videoFaultReplies.serverError());
+      return reply.code(200).send(invalidParams(message));
+    });
+
+    app.post(
+      '/v1/video_generation',
+      { onRequest: gate.guard('video.create', videoFaultReplies), preHandler: requireKey },
+      async (request) => {
+        const problem = videoRequestProblem(request.body);
+        if (problem) return invalidParams(problem);
+        const task = tasks.create();
+        onTaskCreated();
+        return { task_id: task.taskId, ...SUCCESS };
+      },
+    );
+
+    app.get(
+      '/v1/query/video_generation',
+      { onRequest: gate.guard('video.query', videoFaultReplies), preHandler: requireKey },
+      async (request) => {
+        const taskId = queryParam(request, 'task_id');
+        const statusFault = gate.statusFaultOf(request);
+        if (statusFault) {
+          const status = statusFault.fault === 'fail-status' ? 'Fail' : (statusFault.status ?? DEFAULT_UNKNOWN_STATUS);
+          return { task_id: taskId ?? '', status, ...SUCCESS };
+        }
+        if (!taskId) return invalidParams('task_id is required');
+        const task = tasks.find(taskId);
+        if (!task) return invalidParams(`task_id ${taskId} not found`);
+        const status = tasks.statusOf(task);
+        return { task_id: task.taskId, status, ...(status === 'Success' ? { file_id: task.fileId } : {}), ...SUCCESS };
+      },
+    );
+
+    app.get(
+      '/v1/files/retrieve',
+      { onRequest: gate.guard('video.file', videoFaultReplies), preHandler: requireKey },
+      async (request) => {
+        if (!queryParam(request, 'GroupId')) return invalidParams('GroupId is required');
+        const fileId = queryParam(request, 'file_id');
+        if (!fileId) return invalidParams('file_id is required');
+        const task = tasks.findFinishedByFile(fileId);
+        if (!task) return invalidParams(`file ${fileId} not found`);
+        return {
+          file: {
+            file_id: task.fileId,
+            bytes: video.length,
+            created_at: Math.floor(task.createdAtMs / 1000),
+            filename: 'output.mp4',
+            purpose: 'video_generation',
+            download_url: `${request.protocol}://${request.host}${downloadPath(task.fileId)}`,
+          },
+          ...SUCCESS,
+        };
+      },
+    );
+
+    // Stands for MiniMax's pre-signed CDN link, which needs no key.
+    app.get<{ Params: { fileId: string } }>(
+      DOWNLOAD_PATH,
+      { onRequest: gate.guard('video.download', downloadFaultReplies) },
+      async (request, reply) => {
+        if (!tasks.findFinishedByFile(request.params.fileId)) {
+          return reply.code(404).type('text/plain').send('Not Found');
+        }
+        return reply.type('video/mp4').send(video);
+      },
+    );
+  };
+}
+
+function queryParam(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

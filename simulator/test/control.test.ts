@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createSimulator } from '../src/index';
+import { imageBody, postJson, startSimulator, videoBody } from './helpers';
+
+const IMAGE_PATH = '/v1/generation/any/text-to-image';
+
+describe('control API', () => {
+  it('POST /__sim/faults adds a rule and DELETE clears them', async () => {
+    const { url } = await startSimulator();
+    const added = await postJson(`${url}/__sim/faults`, { route: 'image', fault: 'http500' }, {});
+    expect(added.status).toBe(204);
+    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(500);
+    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(500);
+
+    expect((await fetch(`${url}/__sim/faults`, { method: 'DELETE' })).status).toBe(204);
+    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+  });
+
+  it('rejects a malformed rule with 400 and a reason', async () => {
+    const { url } = await startSimulator();
+    for (const rule of [
+      { route: 'image', fault: 'boom' },
+      { route: 'nowhere', fault: 'hang' },
+      { route: 'image', fault: 'hang', times: 0 },
+    ]) {
+      const response = await postJson(`${url}/__sim/faults`, rule, {});
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('GET /__sim/stats counts requests per route and created tasks; reset clears them and the faults', async () => {
+    const simulator = await startSimulator({ faults: [{ route: 'video.create', fault: 'http500', times: 1 }] });
+    const { url } = simulator;
+    await postJson(`${url}/v1/video_generation`, videoBody());
+    await postJson(`${url}/v1/video_generation`, videoBody());
+    await postJson(`${url}${IMAGE_PATH}`, imageBody());
+
+    const stats = await (await fetch(`${url}/__sim/stats`)).json();
+    expect(stats).toEqual({
+      requests: { image: 1, 'video.create': 2, 'video.query': 0, 'video.file': 0, 'video.download': 0, speech: 0 },
+      videoTasksCreated: 1,
+    });
+    expect(simulator.stats()).toEqual(stats);
+
+    simulator.injectFault({ route: 'image', fault: 'http500' });
+    expect((await postJson(`${url}/__sim/reset`, {}, {})).status).toBe(204);
+    expect(simulator.stats().videoTasksCreated).toBe(0);
+    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+  });
+
+  it('injectFault refuses a rule that can never apply', () => {
+    const simulator = createSimulator();
+    expect(() => simulator.injectFault({ route: 'image', fault: 'fail-status' })).toThrow(/video\.query/);
+  });
+
+  it('has no URL before listen', () => {
+    expect(() => createSimulator().url).toThrow(/listen/);
+  });
+});
