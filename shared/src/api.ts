@@ -26,7 +26,7 @@ export const imageRequestSchema = z.strictObject({
   prompt,
   width: dimension.optional(),
   height: dimension.optional(),
-  steps: z.number().int().min(10).max(150).optional(),
+  steps: z.number().int().min(10).max(50).optional(),
   cfgScale: z.number().min(0).max(35).optional(),
   samples: z.number().int().min(1).max(10).optional(),
   stylePreset: z.enum(STABILITY_STYLE_PRESETS).optional(),
