@@ -1,0 +1,64 @@
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { GridIcon, LogoutIcon } from '@/components/ui/icons';
+import { Logo } from '@/components/ui/Logo';
+import { useLogout } from '@/features/auth/hooks/use-logout';
+import { ThemeToggle } from '@/features/theme/components/ThemeToggle';
+import { useAuthStore } from '@/stores/auth-store';
+import { NAV_ITEMS } from './nav-items';
+
+export function TopBar() {
+  const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
+  const { pathname } = useLocation();
+  const logout = useLogout();
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200/70 bg-white/75 backdrop-blur-lg dark:border-slate-800/70 dark:bg-slate-950/70">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
+        {/* Spec §2: the logo shows on the home page only. */}
+        <div className="min-w-0 flex-1 md:flex-none">{pathname === '/' && <Logo />}</div>
+        <nav aria-label="Main" className="hidden flex-1 justify-center md:flex">
+          <ul className="flex items-center gap-1">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end
+                  className={({ isActive }) =>
+                    `rounded-lg px-3 py-2 text-sm font-medium transition ${
+                      isActive
+                        ? 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300'
+                        : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
+                    }`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-2">
+          {isAuthenticated ? (
+            <>
+              <Link to="/dashboard" className="btn-primary px-3 py-2 text-sm sm:px-4">
+                <GridIcon className="size-4" />
+                <span className="sr-only sm:not-sr-only">Dashboard</span>
+              </Link>
+              <button type="button" className="btn-secondary px-3 py-2 text-sm sm:px-4" onClick={() => void logout()}>
+                <LogoutIcon className="size-4" />
+                <span className="sr-only sm:not-sr-only">Logout</span>
+              </button>
+            </>
+          ) : (
+            pathname !== '/login' && (
+              <Link to="/login" className="btn-secondary px-4 py-2 text-sm">
+                Sign In
+              </Link>
+            )
+          )}
+          <ThemeToggle />
+        </div>
+      </div>
+    </header>
+  );
+}

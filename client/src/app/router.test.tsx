@@ -1,0 +1,103 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAuthStore } from '@/stores/auth-store';
+import { useThemeStore } from '@/stores/theme-store';
+import { appRoutes } from './router';
+
+vi.mock('@/lib/auth-client', () => ({
+  loadFirebaseAuth: () => new Promise(() => undefined),
+  getIdToken: () => new Promise(() => undefined),
+}));
+
+function Boom(): never {
+  throw new Error('Kaboom');
+}
+
+function renderAt(path: string, extraRoutes: RouteObject[] = []) {
+  const [root] = appRoutes;
+  const routes = [{ ...root, children: [...extraRoutes, ...(root?.children ?? [])] }] as RouteObject[];
+  render(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+  return userEvent.setup();
+}
+
+beforeEach(() => {
+  useAuthStore.getState().signedOut();
+  useThemeStore.setState({ isDark: false });
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+describe('app routes', () => {
+  it('shows the landing page with the logo and the five navigation links', () => {
+    renderAt('/');
+    expect(screen.getByRole('heading', { level: 1, name: 'Transform Your Ideas Into Reality' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'MediaGen home' })).toBeDefined();
+    const main = screen.getByRole('navigation', { name: 'Main' });
+    expect([...main.querySelectorAll('a')].map((link) => link.textContent)).toEqual([
+      'Home',
+      'About Us',
+      'Services',
+      'Pricing',
+      'Guide',
+    ]);
+    expect(screen.getByRole('button', { name: 'Start Creating' })).toBeDefined();
+  });
+
+  it('shows the logo on the home page only', async () => {
+    renderAt('/about');
+    expect(await screen.findByRole('heading', { name: 'Meet Our Team' })).toBeDefined();
+    expect(screen.queryByRole('link', { name: 'MediaGen home' })).toBeNull();
+  });
+
+  it('offers Dashboard and Logout once signed in', () => {
+    useAuthStore.getState().signedIn('ada@example.com');
+    renderAt('/');
+    expect(screen.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeDefined();
+  });
+
+  it('titles the theme toggle after what it does', async () => {
+    const user = renderAt('/');
+    const toggle = screen.getByRole('button', { name: 'Switch to Dark Mode' });
+    expect(toggle.getAttribute('title')).toBe('Switch to Dark Mode');
+    await user.click(toggle);
+    expect(screen.getByRole('button', { name: 'Switch to Light Mode' })).toBeDefined();
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+  });
+
+  it('answers an unknown route with a 404 page', async () => {
+    renderAt('/no-such-page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeDefined();
+  });
+
+  it("shows 'Unexpected Application Error!' when a page fails", () => {
+    renderAt('/boom', [{ path: '/boom', element: <Boom /> }]);
+    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeDefined();
+    expect(screen.getByText('Kaboom')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Switch to Dark Mode' })).toBeDefined();
+  });
+
+  it('shows the dashboard to visitors with sign-in prompts', async () => {
+    renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Creator Dashboard' })).toBeDefined();
+    expect(screen.getAllByRole('button', { name: 'Sign in to Generate' })).toHaveLength(2);
+    expect(screen.getByText('© 2024 MediaGen. All rights reserved.')).toBeDefined();
+  });
+
+  it('opens the policies from the dashboard footer and closes them on a backdrop click', async () => {
+    const user = renderAt('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Terms of Use' }));
+    const dialog = screen.getByRole('dialog', { name: 'Terms of Use' });
+    expect(dialog.textContent).toMatch(/non-commercial/);
+    expect(dialog.textContent).toMatch(/API access/);
+    await user.click(screen.getByTestId('modal-backdrop'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens the sign-in dialog when a visitor tries to generate', async () => {
+    const user = renderAt('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByRole('dialog', { name: 'Sign in to continue' })).toBeDefined();
+  });
+});

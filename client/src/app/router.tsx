@@ -1,0 +1,41 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RootLayout } from './layout/RootLayout';
+import { RouteErrorPage } from './RouteErrorPage';
+import { LandingPage } from './routes/landing';
+
+/** Every page but the landing one is its own chunk, so the first visit downloads only what it shows. */
+function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const AboutPage = lazyPage(() => import('./routes/about'), 'AboutPage');
+const ServicesPage = lazyPage(() => import('./routes/services'), 'ServicesPage');
+const PricingPage = lazyPage(() => import('./routes/pricing'), 'PricingPage');
+const GuidePage = lazyPage(() => import('./routes/guide'), 'GuidePage');
+const DashboardPage = lazyPage(() => import('./routes/dashboard'), 'DashboardPage');
+const LoginPage = lazyPage(() => import('./routes/login'), 'LoginPage');
+const PaymentPage = lazyPage(() => import('./routes/payment'), 'PaymentPage');
+const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/about', element: <AboutPage /> },
+      { path: '/services', element: <ServicesPage /> },
+      { path: '/pricing', element: <PricingPage /> },
+      { path: '/guide', element: <GuidePage /> },
+      { path: '/dashboard', element: <DashboardPage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/payment', element: <PaymentPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes);
+}

@@ -1,0 +1,61 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useMe } from '@/features/account/api/get-me';
+import { TokenBalance } from '@/features/account/components/TokenBalance';
+import { DashboardBackground } from '@/features/dashboard/components/DashboardBackground';
+import { DashboardFooter } from '@/features/dashboard/components/DashboardFooter';
+import { ImagePanel } from '@/features/generations/components/ImagePanel';
+import { SpeechPanel } from '@/features/generations/components/SpeechPanel';
+import { VideoPanel } from '@/features/generations/components/VideoPanel';
+import { useGenerationSync } from '@/features/generations/hooks/use-generation-sync';
+import { loadFirebaseAuth } from '@/lib/auth-client';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { useAuthStore } from '@/stores/auth-store';
+
+const AuthModal = lazy(async () => ({ default: (await import('@/features/auth/components/AuthModal')).AuthModal }));
+
+export function DashboardPage() {
+  useDocumentTitle('Creator Dashboard');
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const [signInOpen, setSignInOpen] = useState(false);
+  const { me, refresh } = useMe(signedIn);
+  useGenerationSync(signedIn);
+
+  useEffect(() => {
+    // Confirms (or ends) a remembered session; generating needs Firebase anyway.
+    loadFirebaseAuth().catch((error: unknown) => console.error('Could not load sign-in', error));
+  }, []);
+
+  const panelProps = {
+    signedIn,
+    onRequireSignIn: () => setSignInOpen(true),
+    onBalanceChange: () => void refresh(),
+  };
+
+  return (
+    <div className="relative isolate mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
+      <DashboardBackground />
+      <header className="mb-10 grid justify-items-center gap-4 text-center">
+        <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          Creator <span className="text-gradient">Dashboard</span>
+        </h1>
+        <p className="max-w-2xl text-slate-600 dark:text-slate-300">
+          {signedIn
+            ? 'Describe what you want and watch it come to life. Progress updates live.'
+            : 'Sign in to generate images, videos and speech.'}
+        </p>
+        {me !== null && <TokenBalance me={me} />}
+      </header>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <ImagePanel {...panelProps} />
+        <VideoPanel {...panelProps} />
+        <SpeechPanel {...panelProps} />
+      </div>
+      <DashboardFooter />
+      {signInOpen && (
+        <Suspense fallback={null}>
+          <AuthModal variant="sign-in-only" onClose={() => setSignInOpen(false)} onSignedIn={() => setSignInOpen(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

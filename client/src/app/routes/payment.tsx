@@ -1,0 +1,46 @@
+import { Link, useLocation } from 'react-router-dom';
+import { priceLabel, readPaymentState } from '@/features/pricing/plan-price';
+import { useDocumentTitle } from '@/lib/use-document-title';
+
+export function PaymentPage() {
+  useDocumentTitle('Payment');
+  const chosen = readPaymentState(useLocation().state);
+
+  return (
+    <div className="mx-auto max-w-xl px-4 py-14 sm:px-6 sm:py-20">
+      <div className="card p-8">
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">Payment</h1>
+        {chosen === null ? (
+          <>
+            <p className="mt-3 text-slate-600 dark:text-slate-300">No plan was chosen. Pick a plan to continue.</p>
+            <Link to="/pricing" className="btn-primary mt-6">
+              Back to pricing
+            </Link>
+          </>
+        ) : (
+          <>
+            <div className="mt-6 rounded-2xl border border-violet-200 bg-violet-50 p-5 dark:border-violet-500/30 dark:bg-violet-500/10">
+              <p className="text-sm text-violet-700 dark:text-violet-300">Selected plan</p>
+              <p className="mt-1 text-xl font-semibold text-slate-900 dark:text-white">{chosen.plan.title}</p>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">
+                {priceLabel(chosen.plan, chosen.period).amount}
+                {priceLabel(chosen.plan, chosen.period).per} · billed {chosen.period}
+              </p>
+            </div>
+            <p role="status" className="mt-6 text-slate-600 dark:text-slate-300">
+              Checkout is not available yet. You have not been charged. Please check back soon.
+            </p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to="/pricing" className="btn-secondary">
+                Back to pricing
+              </Link>
+              <Link to="/dashboard" className="btn-primary">
+                Go to dashboard
+              </Link>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

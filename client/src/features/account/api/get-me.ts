@@ -1,0 +1,27 @@
+import type { Me } from '@mediagen/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { apiRequest } from '@/lib/api-client';
+
+export function getMe(): Promise<Me> {
+  return apiRequest<Me>('/api/me');
+}
+
+/** The signed-in user's balances, fetched fresh (the server is the authority on tokens). */
+export function useMe(enabled: boolean) {
+  const [me, setMe] = useState<Me | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      setMe(await getMe());
+    } catch {
+      // The balance is informative only; the server still refuses a generation without tokens.
+    }
+  }, []);
+
+  useEffect(() => {
+    if (enabled) void refresh();
+    else setMe(null);
+  }, [enabled, refresh]);
+
+  return { me, refresh };
+}

@@ -1,0 +1,135 @@
+import { AUTH_MESSAGES, validateCredentials } from '@mediagen/shared';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Modal } from '@/components/ui/Modal';
+import { loadFirebaseAuth } from '@/lib/auth-client';
+import { describeAuthError, signInWithCredentials, signUpWithCredentials } from '../api/auth-actions';
+import { useSocialSignIn } from '../hooks/use-social-sign-in';
+import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
+
+/**
+ * 'sign-in-or-up': the landing modal (mode toggle, 6-character rule, close button only).
+ * 'sign-in-only': the dashboard's prompt (required fields only, also closes on a backdrop click).
+ */
+export type AuthModalVariant = 'sign-in-or-up' | 'sign-in-only';
+
+interface AuthModalProps {
+  variant: AuthModalVariant;
+  onClose: () => void;
+  onSignedIn: () => void;
+}
+
+type Mode = 'sign-in' | 'sign-up';
+
+export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const social = useSocialSignIn(onSignedIn);
+  const emailId = useId();
+  const passwordId = useId();
+  const problemId = useId();
+  const signInOnly = variant === 'sign-in-only';
+
+  useEffect(() => {
+    // Warm the SDK while the user types, so submitting does not wait for the download.
+    loadFirebaseAuth().catch(() => undefined);
+  }, []);
+
+  function toggleMode() {
+    setMode((current) => (current === 'sign-in' ? 'sign-up' : 'sign-in'));
+    setEmail('');
+    setPassword('');
+    setProblem(null);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const invalid = validateCredentials(email, password, { enforceLength: !signInOnly });
+    setProblem(invalid);
+    if (invalid !== null) return;
+    setSubmitting(true);
+    try {
+      if (mode === 'sign-up') {
+        await signUpWithCredentials(email, password);
+        toast.success(AUTH_MESSAGES.accountCreated);
+      } else {
+        await signInWithCredentials(email, password);
+        toast.success(AUTH_MESSAGES.signedIn);
+      }
+      onSignedIn();
+    } catch (error) {
+      toast.error(describeAuthError(error));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const idleLabel = mode === 'sign-up' ? 'Sign Up' : 'Sign In';
+  const busyLabel = signInOnly ? 'Signing in...' : 'Processing...';
+  const title = mode === 'sign-up' ? 'Create Account' : signInOnly ? 'Sign in to continue' : 'Sign In';
+
+  return (
+    <Modal title={title} onClose={onClose} closeOnBackdropClick={signInOnly}>
+      <SocialSignInButtons
+        pendingProvider={social.pendingProvider}
+        disabled={submitting}
+        onSelect={(provider) => void social.signInWith(provider)}
+      />
+      <OrDivider />
+      <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+        <div>
+          <label htmlFor={emailId} className="field-label">
+            Email
+          </label>
+          <input
+            id={emailId}
+            type="email"
+            autoComplete="email"
+            className="field"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-describedby={problem === null ? undefined : problemId}
+            data-autofocus
+          />
+        </div>
+        <div>
+          <label htmlFor={passwordId} className="field-label">
+            Password
+          </label>
+          <input
+            id={passwordId}
+            type="password"
+            autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+            className="field"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-describedby={problem === null ? undefined : problemId}
+          />
+        </div>
+        {problem !== null && (
+          <p id={problemId} role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
+            {problem}
+          </p>
+        )}
+        <button type="submit" className="btn-primary w-full" disabled={submitting}>
+          {submitting ? busyLabel : idleLabel}
+        </button>
+      </form>
+      {!signInOnly && (
+        <p className="mt-5 text-center text-sm text-slate-600 dark:text-slate-400">
+          {mode === 'sign-in' ? "Don't have an account?" : 'Already have an account?'}{' '}
+          <button
+            type="button"
+            className="font-semibold text-violet-600 underline-offset-4 hover:underline dark:text-violet-400"
+            onClick={toggleMode}
+          >
+            {mode === 'sign-in' ? 'Create one' : 'Sign in instead'}
+          </button>
+        </p>
+      )}
+    </Modal>
+  );
+}

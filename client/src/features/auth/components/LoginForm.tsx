@@ -1,0 +1,74 @@
+import { AUTH_MESSAGES } from '@mediagen/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { describeAuthError, signInWithCredentials } from '../api/auth-actions';
+import { useSocialSignIn } from '../hooks/use-social-sign-in';
+import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
+
+/** The Login screen's form. Spec §5: both fields required and the email format checked by the browser. */
+export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const social = useSocialSignIn(onSignedIn);
+  const emailId = useId();
+  const passwordId = useId();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitting(true);
+    try {
+      await signInWithCredentials(email, password);
+      toast.success(AUTH_MESSAGES.signedIn);
+      onSignedIn();
+    } catch (error) {
+      toast.error(describeAuthError(error));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <>
+      <SocialSignInButtons
+        pendingProvider={social.pendingProvider}
+        disabled={submitting}
+        onSelect={(provider) => void social.signInWith(provider)}
+      />
+      <OrDivider />
+      <form onSubmit={(event) => void submit(event)} className="grid gap-4">
+        <div>
+          <label htmlFor={emailId} className="field-label">
+            Email
+          </label>
+          <input
+            id={emailId}
+            type="email"
+            required
+            autoComplete="email"
+            className="field"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor={passwordId} className="field-label">
+            Password
+          </label>
+          <input
+            id={passwordId}
+            type="password"
+            required
+            autoComplete="current-password"
+            className="field"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={submitting}>
+          {submitting ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import { socialSignInSuccess } from '@mediagen/shared';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { describeAuthError, isPopupDismissal, signInWithSocialProvider, type SocialProvider } from '../api/auth-actions';
+
+export function useSocialSignIn(onSignedIn: () => void) {
+  const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
+
+  async function signInWith(provider: SocialProvider) {
+    setPendingProvider(provider);
+    try {
+      await signInWithSocialProvider(provider);
+      toast.success(socialSignInSuccess(provider));
+      onSignedIn();
+    } catch (error) {
+      if (!isPopupDismissal(error)) toast.error(describeAuthError(error));
+    } finally {
+      setPendingProvider(null);
+    }
+  }
+
+  return { pendingProvider, signInWith };
+}

@@ -1,0 +1,288 @@
+import { LONG_TOAST_DURATION_MS, tokensExhaustedMessage, type Generation } from '@mediagen/shared';
+import { act, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { at, buildGeneration } from '@/testing/generation-factory';
+import { deferred } from '@/testing/fake-firebase-auth';
+import { renderWithApp } from '@/testing/render';
+import { useGenerationsStore } from '../stores/generations-store';
+import type { GeneratorPanelProps } from './generator-panel-props';
+import { ImagePanel } from './ImagePanel';
+import { SpeechPanel } from './SpeechPanel';
+import { VideoPanel } from './VideoPanel';
+
+vi.mock('@/lib/auth-client', () => ({
+  loadFirebaseAuth: vi.fn(),
+  getIdToken: async () => 'test-id-token',
+}));
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  useGenerationsStore.getState().cleared();
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+function answer(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function renderPanel(Panel: (props: GeneratorPanelProps) => ReactNode, signedIn = true) {
+  const props = { signedIn, onRequireSignIn: vi.fn(), onBalanceChange: vi.fn() };
+  renderWithApp(<Panel {...props} />);
+  return { ...props, user: userEvent.setup() };
+}
+
+/** What the socket would deliver; the socket itself is the network boundary. */
+function socketUpdate(generation: Generation) {
+  act(() => useGenerationsStore.getState().received(generation));
+}
+
+describe('image panel', () => {
+  it('asks a signed-out user to sign in instead of generating', async () => {
+    const { user, onRequireSignIn } = renderPanel(ImagePanel, false);
+    expect(screen.getByPlaceholderText('Please sign in to generate images')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(onRequireSignIn).toHaveBeenCalledOnce();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('is disabled while the prompt is blank', async () => {
+    const { user } = renderPanel(ImagePanel);
+    const button = screen.getByRole('button', { name: 'Generate Image' });
+    expect(button).toHaveProperty('disabled', true);
+    await user.type(screen.getByLabelText('Image prompt'), '   ');
+    expect(button).toHaveProperty('disabled', true);
+  });
+
+  it('submits, follows progress from the socket and shows the image', async () => {
+    const queued = buildGeneration({ kind: 'image', status: 'queued', queue: { position: 2, etaMs: 20_000 } });
+    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    const { user, onBalanceChange } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+
+    expect(await screen.findByText('Preparing to generate image...')).toBeDefined();
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('http://127.0.0.1:3000/api/generations');
+    const headers = init?.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('Bearer test-id-token');
+    expect(headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(init?.body as string)).toEqual({ kind: 'image', prompt: 'a lighthouse at dusk' });
+    expect(screen.getByText('Position 2 in queue · about 20 s')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
+
+    socketUpdate({ ...queued, status: 'active', progress: 45, updatedAt: at(3), queue: undefined });
+    expect(screen.getByRole('progressbar', { name: 'image generation progress' }).getAttribute('aria-valuenow')).toBe('45');
+    expect(screen.getByText('Generating image... 45%')).toBeDefined();
+
+    socketUpdate({
+      ...queued,
+      status: 'completed',
+      progress: 100,
+      updatedAt: at(6),
+      result: { url: 'http://127.0.0.1:3000/artifacts/a.png?sig=1', mimeType: 'image/png' },
+    });
+    expect(await screen.findByText('Image generated successfully!')).toBeDefined();
+    expect(screen.getByRole('img', { name: 'Generated image: a lighthouse at dusk' })).toHaveProperty(
+      'src',
+      'http://127.0.0.1:3000/artifacts/a.png?sig=1',
+    );
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(onBalanceChange).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends a fresh idempotency key with every click', async () => {
+    fetchMock.mockImplementation(async () => answer(202, buildGeneration({ status: 'failed', updatedAt: at(1) })));
+    const { user } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'a cat');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
+    const keys = fetchMock.mock.calls.map(([, init]) => (init?.headers as Record<string, string>)['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it("shows the API's message when a prompt is refused", async () => {
+    fetchMock.mockResolvedValueOnce(
+      answer(400, { error: { code: 'PROMPT_BLOCKED', message: 'Prompt contains inappropriate content: gore' } }),
+    );
+    const { user } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'gore');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByText('Prompt contains inappropriate content: gore')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', false);
+  });
+
+  it('says when there is no image to download', async () => {
+    const { user } = renderPanel(ImagePanel);
+    await user.click(screen.getByRole('button', { name: 'Download image' }));
+    expect(await screen.findByText('No image available to download')).toBeDefined();
+  });
+
+  it('reset clears the prompt and the result', async () => {
+    const { user } = renderPanel(ImagePanel);
+    const done = buildGeneration({ kind: 'image', status: 'completed', progress: 100, result: { url: 'http://x/a.png', mimeType: 'image/png' } });
+    act(() => useGenerationsStore.getState().started(done));
+    await user.type(screen.getByLabelText('Image prompt'), 'a cat');
+    expect(screen.getByRole('img', { name: /Generated image/ })).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Reset image' }));
+    expect(screen.getByLabelText('Image prompt')).toHaveProperty('value', '');
+    expect(screen.queryByRole('img', { name: /Generated image/ })).toBeNull();
+    expect(await screen.findByText('Image content has been reset!')).toBeDefined();
+  });
+});
+
+describe('video panel', () => {
+  it("reads 'Sign in to Generate' when signed out", () => {
+    renderPanel(VideoPanel, false);
+    expect(screen.getByPlaceholderText('Please sign in to generate videos')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Sign in to Generate' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it("sends the video defaults, reads 'Generating...' and shows 'Generating video... N%'", async () => {
+    const queued = buildGeneration({ kind: 'video' });
+    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    const { user } = renderPanel(VideoPanel);
+    await user.type(screen.getByLabelText('Video prompt'), 'waves at night');
+    await user.click(screen.getByRole('button', { name: 'Generate Video' }));
+    expect(await screen.findByRole('button', { name: 'Generating...' })).toHaveProperty('disabled', true);
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]?.body as string)).toEqual({
+      kind: 'video',
+      prompt: 'waves at night',
+      quality: 'standard',
+      duration: 6,
+      style: 'cinematic',
+    });
+    socketUpdate({ ...queued, status: 'active', progress: 37, updatedAt: at(4) });
+    expect(screen.getByText('Generating video... 37%')).toBeDefined();
+    socketUpdate({ ...queued, status: 'active', progress: 20, updatedAt: at(2) });
+    expect(screen.getByText('Generating video... 37%')).toBeDefined();
+  });
+
+  it("shows the failure's message", async () => {
+    const queued = buildGeneration({ kind: 'video' });
+    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    const { user } = renderPanel(VideoPanel);
+    await user.type(screen.getByLabelText('Video prompt'), 'waves');
+    await user.click(screen.getByRole('button', { name: 'Generate Video' }));
+    await screen.findByRole('button', { name: 'Generating...' });
+    socketUpdate({
+      ...queued,
+      status: 'failed',
+      updatedAt: at(9),
+      error: { code: 'VIDEO_TIMED_OUT', message: 'Video generation timed out - please try again' },
+    });
+    expect(await screen.findByText('Video generation timed out - please try again')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Generate Video' })).toHaveProperty('disabled', false);
+  });
+
+  it('keeps the exhausted-tokens toast for 5 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const message = tokensExhaustedMessage(12);
+      fetchMock.mockResolvedValueOnce(answer(402, { error: { code: 'TOKENS_EXHAUSTED', message } }));
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderWithApp(<VideoPanel signedIn onRequireSignIn={vi.fn()} onBalanceChange={vi.fn()} />);
+      await user.type(screen.getByLabelText('Video prompt'), 'waves');
+      await user.click(screen.getByRole('button', { name: 'Generate Video' }));
+      expect(await screen.findByText(message)).toBeDefined();
+      await act(() => vi.advanceTimersByTimeAsync(LONG_TOAST_DURATION_MS - 1000));
+      expect(screen.queryByText(message)).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('speech panel', () => {
+  it('disables the text area when signed out and asks to sign in on generate', async () => {
+    const { user, onRequireSignIn } = renderPanel(SpeechPanel, false);
+    expect(screen.getByLabelText('Text to speak')).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: 'Sign in to Generate' }));
+    expect(onRequireSignIn).toHaveBeenCalledOnce();
+  });
+
+  it('asks for language and voice before generating', async () => {
+    const { user } = renderPanel(SpeechPanel);
+    await user.type(screen.getByLabelText('Text to speak'), 'Hello there');
+    await user.click(screen.getByRole('button', { name: 'Generate Speech' }));
+    expect(await screen.findByText('Please select language and voice options')).toBeDefined();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('generates with the chosen voice, then offers play and pause', async () => {
+    const queued = buildGeneration({ kind: 'speech', prompt: 'Hello there' });
+    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const { user } = renderPanel(SpeechPanel);
+    await user.type(screen.getByLabelText('Text to speak'), 'Hello there');
+    await user.selectOptions(screen.getByLabelText('Language'), 'en-GB');
+    await user.selectOptions(screen.getByLabelText('Gender'), 'male');
+    await user.click(screen.getByRole('button', { name: 'Generate Speech' }));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]?.body as string)).toEqual({
+      kind: 'speech',
+      input: 'Hello there',
+      voice: 'echo',
+      language: 'en-GB',
+    });
+    expect(screen.queryByRole('button', { name: 'Play audio' })).toBeNull();
+
+    socketUpdate({ ...queued, status: 'completed', progress: 100, updatedAt: at(2), result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } });
+    expect(await screen.findByText('Speech generated successfully!')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Play audio' }));
+    expect(play).toHaveBeenCalledOnce();
+    expect(await screen.findByRole('button', { name: 'Pause audio' })).toBeDefined();
+    play.mockRestore();
+  });
+
+  it("stops and says 'Failed to play audio' when playback fails", async () => {
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new Error('NotAllowedError'));
+    const { user } = renderPanel(SpeechPanel);
+    act(() =>
+      useGenerationsStore
+        .getState()
+        .started(buildGeneration({ kind: 'speech', status: 'completed', progress: 100, result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } })),
+    );
+    await user.click(screen.getByRole('button', { name: 'Play audio' }));
+    expect(await screen.findByText('Failed to play audio')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Play audio' })).toBeDefined();
+    play.mockRestore();
+  });
+
+  it('reset clears the text, the audio and the customization', async () => {
+    const { user } = renderPanel(SpeechPanel);
+    act(() =>
+      useGenerationsStore
+        .getState()
+        .started(buildGeneration({ kind: 'speech', status: 'completed', progress: 100, result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } })),
+    );
+    await user.type(screen.getByLabelText('Text to speak'), 'Hi');
+    await user.selectOptions(screen.getByLabelText('Gender'), 'female');
+    await user.click(screen.getByRole('button', { name: 'Reset speech' }));
+    expect(screen.getByLabelText('Text to speak')).toHaveProperty('value', '');
+    expect(screen.getByLabelText('Gender')).toHaveProperty('value', '');
+    expect(screen.getByLabelText('Voice')).toHaveProperty('value', '');
+    expect(screen.queryByRole('button', { name: 'Play audio' })).toBeNull();
+    expect(await screen.findByText('Speech content has been reset!')).toBeDefined();
+  });
+});
+
+describe('busy state', () => {
+  it('disables generate while the API has not answered', async () => {
+    const pending = deferred<Response>();
+    fetchMock.mockReturnValueOnce(pending.promise);
+    const { user } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'a cat');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
+    pending.resolve(answer(202, buildGeneration()));
+  });
+});

@@ -1,0 +1,73 @@
+import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
+import { useGenerationJob } from '../hooks/use-generation-job';
+import { downloadImage } from '../utils/download-image';
+import { GenerateButton } from './GenerateButton';
+import { GenerationProgress } from './GenerationProgress';
+import { PanelCard } from './PanelCard';
+import { PromptField } from './PromptField';
+import { ResultFrame } from './ResultFrame';
+import type { GeneratorPanelProps } from './generator-panel-props';
+
+export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+  const [prompt, setPrompt] = useState('');
+  const job = useGenerationJob('image', onBalanceChange);
+  const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
+
+  function generate() {
+    if (!signedIn) return onRequireSignIn();
+    void job.submit({ kind: 'image', prompt });
+  }
+
+  async function download() {
+    if (image === undefined) {
+      toast.error(ERROR_MESSAGES.IMAGE_DOWNLOAD_MISSING);
+      return;
+    }
+    try {
+      await downloadImage(image.url, imageDownloadName(Date.now()));
+      toast.success('Image downloaded successfully!');
+    } catch {
+      toast.error('Failed to download image');
+    }
+  }
+
+  function reset() {
+    setPrompt('');
+    job.reset();
+  }
+
+  return (
+    <PanelCard
+      title="Image"
+      description="Turn a description into a picture"
+      icon={<ImageIcon />}
+      onReset={reset}
+      actions={
+        <button type="button" className="btn-icon" aria-label="Download image" title="Download" onClick={() => void download()}>
+          <DownloadIcon />
+        </button>
+      }
+    >
+      <PromptField
+        label="Image prompt"
+        value={prompt}
+        onChange={setPrompt}
+        placeholder={signedIn ? 'Describe the image you want to generate...' : 'Please sign in to generate images'}
+      />
+      <GenerateButton
+        signedIn={signedIn}
+        busy={job.busy}
+        blank={prompt.trim() === ''}
+        idleLabel="Generate Image"
+        onGenerate={generate}
+      />
+      <GenerationProgress generation={job.generation} />
+      <ResultFrame shape="square" icon={<ImageIcon />} emptyHint="Your generated image will appear here">
+        {image && <img src={image.url} alt={`Generated image: ${job.generation?.prompt ?? ''}`} className="size-full object-cover" />}
+      </ResultFrame>
+    </PanelCard>
+  );
+}

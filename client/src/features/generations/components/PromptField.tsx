@@ -1,0 +1,32 @@
+import { MAX_PROMPT_LENGTH } from '@mediagen/shared';
+import { useId } from 'react';
+
+interface PromptFieldProps {
+  label: string;
+  value: string;
+  placeholder: string;
+  disabled?: boolean;
+  maxLength?: number;
+  onChange: (value: string) => void;
+}
+
+export function PromptField({ label, value, placeholder, disabled = false, maxLength = MAX_PROMPT_LENGTH, onChange }: PromptFieldProps) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={4}
+        className="field resize-none"
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        maxLength={maxLength}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}

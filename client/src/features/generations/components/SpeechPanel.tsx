@@ -1,0 +1,125 @@
+import { ERROR_MESSAGES, MAX_SPEECH_INPUT_LENGTH } from '@mediagen/shared';
+import { useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { PauseIcon, PlayIcon, WaveIcon } from '@/components/ui/icons';
+import { useGenerationJob } from '../hooks/use-generation-job';
+import { GenerateButton } from './GenerateButton';
+import { GenerationProgress } from './GenerationProgress';
+import { PanelCard } from './PanelCard';
+import { PromptField } from './PromptField';
+import { EMPTY_CUSTOMIZATION, VoiceSelectors, type VoiceCustomization } from './VoiceSelectors';
+import type { GeneratorPanelProps } from './generator-panel-props';
+
+export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+  const [text, setText] = useState('');
+  const [customization, setCustomization] = useState<VoiceCustomization>(EMPTY_CUSTOMIZATION);
+  const [playing, setPlaying] = useState(false);
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const job = useGenerationJob('speech', onBalanceChange);
+  const audio = job.generation?.status === 'completed' ? job.generation.result : undefined;
+
+  function generate() {
+    if (!signedIn) return onRequireSignIn();
+    const { language, voice } = customization;
+    if (language === '' || voice === '') {
+      toast.error(ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED);
+      return;
+    }
+    stopPlayback();
+    void job.submit({ kind: 'speech', input: text, voice, language });
+  }
+
+  function togglePlayback() {
+    if (!signedIn) return onRequireSignIn();
+    const element = audioRef.current;
+    if (element === null) return;
+    if (playing) {
+      element.pause();
+      return;
+    }
+    element.play().then(
+      () => setPlaying(true),
+      () => failPlayback(),
+    );
+  }
+
+  function failPlayback() {
+    // Spec §4: a playback error shows an error toast and stops.
+    toast.error(ERROR_MESSAGES.AUDIO_PLAY_FAILED);
+    stopPlayback();
+  }
+
+  function stopPlayback() {
+    audioRef.current?.pause();
+    setPlaying(false);
+  }
+
+  function reset() {
+    stopPlayback();
+    setText('');
+    setCustomization(EMPTY_CUSTOMIZATION);
+    job.reset();
+  }
+
+  return (
+    <PanelCard title="Speech" description="Give your words a natural voice" icon={<WaveIcon />} onReset={reset}>
+      <PromptField
+        label="Text to speak"
+        value={text}
+        onChange={setText}
+        disabled={!signedIn}
+        maxLength={MAX_SPEECH_INPUT_LENGTH}
+        placeholder={signedIn ? 'Enter the text you want to convert to speech...' : 'Please sign in to generate speech'}
+      />
+      <VoiceSelectors value={customization} disabled={job.busy} onChange={setCustomization} />
+      <GenerateButton
+        signedIn={signedIn}
+        busy={job.busy}
+        blank={text.trim() === ''}
+        idleLabel="Generate Speech"
+        signedOutLabel="Sign in to Generate"
+        onGenerate={generate}
+      />
+      <GenerationProgress generation={job.generation} />
+      {audio && (
+        <div className="flex items-center gap-4 rounded-xl border border-slate-200 bg-slate-100/60 p-3 dark:border-slate-700 dark:bg-slate-800/40">
+          <button
+            type="button"
+            className="inline-flex size-12 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white shadow-lg shadow-violet-600/30 transition hover:scale-105"
+            aria-label={playing ? 'Pause audio' : 'Play audio'}
+            onClick={togglePlayback}
+          >
+            {playing ? <PauseIcon /> : <PlayIcon />}
+          </button>
+          <SoundBars active={playing} />
+          <audio
+            ref={audioRef}
+            src={audio.url}
+            preload="auto"
+            onPause={() => setPlaying(false)}
+            onEnded={() => setPlaying(false)}
+            onError={() => {
+              if (playing) failPlayback();
+            }}
+          />
+        </div>
+      )}
+    </PanelCard>
+  );
+}
+
+const BAR_HEIGHTS = [40, 70, 55, 90, 60, 80, 45, 75, 50, 85, 65, 40, 70, 55, 35];
+
+function SoundBars({ active }: { active: boolean }) {
+  return (
+    <div className="flex h-10 flex-1 items-center gap-1" aria-hidden="true">
+      {BAR_HEIGHTS.map((height, index) => (
+        <span
+          key={index}
+          className={`w-1.5 rounded-full bg-violet-400/70 dark:bg-violet-400/60 ${active ? 'animate-pulse' : ''}`}
+          style={{ height: `${height}%`, animationDelay: `${index * 80}ms` }}
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { VIDEO_DEFAULTS } from '@mediagen/shared';
+import { useState } from 'react';
+import { VideoIcon } from '@/components/ui/icons';
+import { useGenerationJob } from '../hooks/use-generation-job';
+import { GenerateButton } from './GenerateButton';
+import { GenerationProgress } from './GenerationProgress';
+import { PanelCard } from './PanelCard';
+import { PromptField } from './PromptField';
+import { ResultFrame } from './ResultFrame';
+import type { GeneratorPanelProps } from './generator-panel-props';
+
+export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+  const [prompt, setPrompt] = useState('');
+  const job = useGenerationJob('video', onBalanceChange);
+  const video = job.generation?.status === 'completed' ? job.generation.result : undefined;
+
+  function generate() {
+    if (!signedIn) return onRequireSignIn();
+    void job.submit({
+      kind: 'video',
+      prompt,
+      quality: VIDEO_DEFAULTS.quality,
+      duration: VIDEO_DEFAULTS.durationSeconds,
+      style: VIDEO_DEFAULTS.style,
+    });
+  }
+
+  function reset() {
+    setPrompt('');
+    job.reset();
+  }
+
+  return (
+    <PanelCard title="Video" description="Bring a scene to life in motion" icon={<VideoIcon />} onReset={reset}>
+      <PromptField
+        label="Video prompt"
+        value={prompt}
+        onChange={setPrompt}
+        placeholder={signedIn ? 'Describe the video scene you want to generate...' : 'Please sign in to generate videos'}
+      />
+      <GenerateButton
+        signedIn={signedIn}
+        busy={job.busy}
+        blank={prompt.trim() === ''}
+        idleLabel="Generate Video"
+        busyLabel="Generating..."
+        signedOutLabel="Sign in to Generate"
+        onGenerate={generate}
+      />
+      <GenerationProgress generation={job.generation} />
+      <ResultFrame shape="wide" icon={<VideoIcon />} emptyHint="Your generated video will appear here">
+        {video && (
+          <video src={video.url} controls playsInline aria-label="Generated video" className="size-full bg-black object-contain">
+            <track kind="captions" />
+          </video>
+        )}
+      </ResultFrame>
+    </PanelCard>
+  );
+}

@@ -1,0 +1,7 @@
+export interface GeneratorPanelProps {
+  signedIn: boolean;
+  /** Spec §2: a signed-out user who tries to generate or play gets the sign-in dialog. */
+  onRequireSignIn: () => void;
+  /** Called when a generation is accepted or ends, the moments token balances change. */
+  onBalanceChange: () => void;
+}

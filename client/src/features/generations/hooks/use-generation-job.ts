@@ -1,0 +1,102 @@
+import {
+  ERROR_MESSAGES,
+  isFinalStatus,
+  LONG_TOAST_DURATION_MS,
+  type Generation,
+  type GenerationKind,
+  type GenerationRequestInput,
+} from '@mediagen/shared';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { ApiRequestError } from '@/lib/api-client';
+import { createGeneration } from '../api/create-generation';
+import { KIND_TEXTS, resetMessage } from '../kind-texts';
+import { useCurrentGeneration, useGenerationsStore } from '../stores/generations-store';
+
+type ToastId = string | number;
+
+export interface GenerationJob {
+  generation: Generation | undefined;
+  /** Waiting for the API's answer or for the generation to finish. */
+  busy: boolean;
+  submit: (input: GenerationRequestInput) => Promise<void>;
+  reset: () => void;
+}
+
+/**
+ * One panel's generation: submit it, follow it through the store, and announce how it ended.
+ * `onSettled` runs when a generation was accepted or ended, when token balances change.
+ */
+export function useGenerationJob(kind: GenerationKind, onSettled: () => void): GenerationJob {
+  const generation = useCurrentGeneration(kind);
+  const [submitting, setSubmitting] = useState(false);
+  // Generations seen running here, with their loading toast if any: only these get an ending toast,
+  // so a resync that finds an old finished job stays quiet.
+  const watched = useRef(new Map<string, ToastId | undefined>());
+  const onSettledRef = useRef(onSettled);
+  onSettledRef.current = onSettled;
+  const texts = KIND_TEXTS[kind];
+
+  useEffect(() => {
+    if (generation === undefined) return;
+    if (!isFinalStatus(generation.status)) {
+      if (!watched.current.has(generation.id)) watched.current.set(generation.id, undefined);
+      return;
+    }
+    if (!watched.current.has(generation.id)) return;
+    const toastId = watched.current.get(generation.id);
+    watched.current.delete(generation.id);
+    announceEnding(generation, texts, toastId);
+    onSettledRef.current();
+  }, [generation, texts]);
+
+  async function submit(input: GenerationRequestInput) {
+    setSubmitting(true);
+    const toastId = texts.preparing === undefined ? undefined : toast.loading(texts.preparing);
+    try {
+      const started = await createGeneration(input);
+      watched.current.set(started.id, toastId);
+      useGenerationsStore.getState().started(started);
+      onSettledRef.current();
+    } catch (error) {
+      announceRefusal(error, toastId);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  function reset() {
+    if (generation !== undefined) {
+      const toastId = watched.current.get(generation.id);
+      if (toastId !== undefined) toast.dismiss(toastId);
+      watched.current.delete(generation.id);
+    }
+    useGenerationsStore.getState().dismissed(kind);
+    toast.success(resetMessage(kind));
+  }
+
+  const running = generation !== undefined && !isFinalStatus(generation.status);
+  return { generation, busy: submitting || running, submit, reset };
+}
+
+function announceEnding(generation: Generation, texts: (typeof KIND_TEXTS)[GenerationKind], toastId: ToastId | undefined) {
+  const options = toastId === undefined ? {} : { id: toastId };
+  if (generation.status === 'completed') {
+    if (texts.completed !== undefined) toast.success(texts.completed, options);
+    else if (toastId !== undefined) toast.dismiss(toastId);
+  } else if (generation.status === 'canceled') {
+    toast(generation.error?.message ?? ERROR_MESSAGES.CANCELED, options);
+  } else {
+    toast.error(generation.error?.message ?? texts.failedFallback, options);
+  }
+}
+
+function announceRefusal(error: unknown, toastId: ToastId | undefined) {
+  const message = error instanceof ApiRequestError ? error.message : ERROR_MESSAGES.INTERNAL;
+  // Spec §8: the exhausted-tokens toast stays for 5 seconds.
+  const exhausted = error instanceof ApiRequestError && error.code === 'TOKENS_EXHAUSTED';
+  toast.error(message, {
+    ...(toastId === undefined ? {} : { id: toastId }),
+    ...(exhausted ? { duration: LONG_TOAST_DURATION_MS } : {}),
+  });
+}

@@ -1,0 +1,29 @@
+import { ERROR_MESSAGES, type GenerationKind } from '@mediagen/shared';
+
+interface KindTexts {
+  /** Capitalised name, as in the reset toast '{Image|Video|Speech} content has been reset!'. */
+  label: string;
+  /** Spec §4: only the image shows a loading toast while it is prepared. */
+  preparing?: string;
+  completed?: string;
+  failedFallback: string;
+}
+
+export const KIND_TEXTS: Record<GenerationKind, KindTexts> = {
+  image: {
+    label: 'Image',
+    preparing: 'Preparing to generate image...',
+    completed: 'Image generated successfully!',
+    failedFallback: ERROR_MESSAGES.IMAGE_FAILED,
+  },
+  video: { label: 'Video', failedFallback: ERROR_MESSAGES.VIDEO_GENERATION_FAILED },
+  speech: { label: 'Speech', completed: 'Speech generated successfully!', failedFallback: ERROR_MESSAGES.SPEECH_FAILED },
+};
+
+export function resetMessage(kind: GenerationKind): string {
+  return `${KIND_TEXTS[kind].label} content has been reset!`;
+}
+
+export function progressMessage(kind: GenerationKind, progress: number): string {
+  return `Generating ${kind}... ${progress}%`;
+}

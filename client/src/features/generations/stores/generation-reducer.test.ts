@@ -1,0 +1,110 @@
+import type { Generation } from '@mediagen/shared';
+import { describe, expect, it } from 'vitest';
+import { at, buildGeneration } from '@/testing/generation-factory';
+import { applyDismissed, applyResync, applyStarted, applyUpdate, EMPTY_GENERATIONS, mergeGeneration } from './generation-reducer';
+
+function applyAll(updates: Generation[]) {
+  return updates.reduce(applyUpdate, EMPTY_GENERATIONS);
+}
+
+describe('mergeGeneration', () => {
+  const queued = buildGeneration({ id: 'g', status: 'queued', progress: 0, updatedAt: at(0) });
+  const active40 = { ...queued, status: 'active' as const, progress: 40, updatedAt: at(2) };
+  const active70 = { ...queued, status: 'active' as const, progress: 70, updatedAt: at(4) };
+  const completed = {
+    ...queued,
+    status: 'completed' as const,
+    progress: 100,
+    updatedAt: at(6),
+    result: { url: 'https://api.test/a.png', mimeType: 'image/png' },
+  };
+
+  it('ends in the same state whatever order the events arrive in', () => {
+    const orders = [
+      [queued, active40, active70, completed],
+      [completed, active70, queued, active40],
+      [active70, queued, completed, active40],
+      [active40, completed, active70, queued],
+    ];
+    for (const order of orders) {
+      expect(applyAll(order).byId.g).toEqual(completed);
+    }
+  });
+
+  it('never lowers progress, even when a newer event reports less', () => {
+    const laterButLower = { ...active40, progress: 30, updatedAt: at(5) };
+    expect(mergeGeneration(active70, laterButLower).progress).toBe(70);
+  });
+
+  it('ignores an older event of the same status', () => {
+    expect(mergeGeneration(active70, active40)).toBe(active70);
+  });
+
+  it('ignores a running event once the generation has ended', () => {
+    const failed = { ...queued, status: 'failed' as const, updatedAt: at(3), error: { code: 'IMAGE_FAILED' as const, message: 'Failed to generate image' } };
+    expect(mergeGeneration(failed, active70)).toBe(failed);
+  });
+
+  it('shows 100% on completion', () => {
+    expect(mergeGeneration(active70, { ...completed, progress: 99 }).progress).toBe(100);
+  });
+
+  it('keeps the queue position of the newest queued event', () => {
+    const first = { ...queued, queue: { position: 3, etaMs: 30_000 } };
+    const second = { ...queued, updatedAt: at(1), queue: { position: 1, etaMs: 5_000 } };
+    expect(mergeGeneration(first, second).queue).toEqual({ position: 1, etaMs: 5_000 });
+  });
+});
+
+describe('applyUpdate', () => {
+  it('returns the same state object for a stale event, so subscribers do not re-render', () => {
+    const active = buildGeneration({ status: 'active', progress: 50, updatedAt: at(5) });
+    const state = applyUpdate(EMPTY_GENERATIONS, active);
+    expect(applyUpdate(state, { ...active, status: 'queued', progress: 0, updatedAt: at(1) })).toBe(state);
+  });
+
+  it('keeps generations apart by id', () => {
+    const image = buildGeneration({ kind: 'image' });
+    const video = buildGeneration({ kind: 'video', status: 'active', progress: 20 });
+    const state = applyAll([image, video]);
+    expect(Object.keys(state.byId)).toEqual([image.id, video.id]);
+  });
+});
+
+describe('current generation per kind', () => {
+  it('follows a generation started here', () => {
+    const started = buildGeneration({ kind: 'video' });
+    expect(applyStarted(EMPTY_GENERATIONS, started).currentIdByKind.video).toBe(started.id);
+  });
+
+  it('keeps the further state when the socket outran the POST answer', () => {
+    const queued = buildGeneration({ kind: 'speech' });
+    const activeFirst = applyUpdate(EMPTY_GENERATIONS, { ...queued, status: 'active', progress: 35, updatedAt: at(3) });
+    const state = applyStarted(activeFirst, queued);
+    expect(state.byId[queued.id]).toMatchObject({ status: 'active', progress: 35 });
+    expect(state.currentIdByKind.speech).toBe(queued.id);
+  });
+
+  it('resumes the newest running generation of each kind after a reload', () => {
+    const oldImage = buildGeneration({ kind: 'image', status: 'completed', progress: 100, createdAt: at(0), updatedAt: at(10) });
+    const runningImage = buildGeneration({ kind: 'image', status: 'active', progress: 60, createdAt: at(20), updatedAt: at(25) });
+    const finishedVideo = buildGeneration({ kind: 'video', status: 'completed', progress: 100, createdAt: at(5), updatedAt: at(30) });
+    const state = applyResync(EMPTY_GENERATIONS, [finishedVideo, runningImage, oldImage]);
+    expect(state.currentIdByKind).toEqual({ image: runningImage.id });
+  });
+
+  it('picks up a result that finished while disconnected', () => {
+    const running = buildGeneration({ kind: 'video', status: 'active', progress: 40, updatedAt: at(4) });
+    const shown = applyStarted(EMPTY_GENERATIONS, running);
+    const state = applyResync(shown, [{ ...running, status: 'completed', progress: 100, updatedAt: at(90) }]);
+    expect(state.byId[running.id]?.status).toBe('completed');
+    expect(state.currentIdByKind.video).toBe(running.id);
+  });
+
+  it('does not bring back a generation whose panel was reset', () => {
+    const running = buildGeneration({ kind: 'image', status: 'active', progress: 40 });
+    const reset = applyDismissed(applyStarted(EMPTY_GENERATIONS, running), 'image');
+    expect(reset.currentIdByKind.image).toBeUndefined();
+    expect(applyResync(reset, [running]).currentIdByKind.image).toBeUndefined();
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * Saves an image under the given name. The image is served from the API's origin, where the
+ * download attribute is ignored, so it is fetched into a same-origin blob URL first.
+ */
+export async function downloadImage(url: string, fileName: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Image download failed with HTTP ${response.status}`);
+  const blobUrl = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = blobUrl;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoking at once can cancel the download in some browsers before it has read the blob.
+  setTimeout(() => URL.revokeObjectURL(blobUrl), BLOB_URL_LIFETIME_MS);
+}
+
+const BLOB_URL_LIFETIME_MS = 60_000;
