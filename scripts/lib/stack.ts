@@ -109,7 +109,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const vite = bin('vite', clientDir);
     const clientArgs = ['--host', '127.0.0.1', '--port', String(ports.client), '--strictPort'];
     if (options.client === 'preview') {
-      const build = startProcess('build', vite, ['build'], { cwd: clientDir, env: clientEnv, sink });
+      const build = startProcess('build', vite, ['build', '--mode', 'development'], { cwd: clientDir, env: clientEnv, sink });
       const code = await new Promise<number | null>((done) => build.child.once('exit', done));
       if (code !== 0) throw new Error('client build failed');
       processes.push(startProcess('client', vite, ['preview', ...clientArgs], { cwd: clientDir, env: clientEnv, sink }));

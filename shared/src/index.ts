@@ -1,4 +1,5 @@
-export * from './api';
+export * from './contract';
+export * from './requests';
 export * from './auth';
 export * from './config-rules';
 export * from './errors';

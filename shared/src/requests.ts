@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
-import type { GenerationKind, GenerationStatus } from './kinds';
 import { LANGUAGE_CODES, MAX_SPEECH_INPUT_LENGTH, SPEECH_DEFAULTS, SPEECH_SPEED_RANGE, VOICE_IDS } from './speech';
-import type { TokenBalance } from './tokens';
 import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
 
 export const MAX_PROMPT_LENGTH = 2000;
@@ -85,66 +83,10 @@ export function parseGenerationRequest(body: unknown): ParseResult<GenerationReq
   return { ok: false, error: { code: 'INVALID_REQUEST', message: `${where}${issue?.message ?? 'invalid body'}` } };
 }
 
-export interface GenerationResult {
-  /** A short-lived signed URL an <img>, <video> or <audio> can load without a bearer header. */
-  url: string;
-  mimeType: string;
-}
-
-export interface QueuePosition {
-  /** 1-based place in the queue of its kind. */
-  position: number;
-  /** Estimated milliseconds until it starts, from recent run times; null when unknown. */
-  etaMs: number | null;
-}
-
-/** The whole state of one generation: every `generation:update` event and every GET carries it. */
-export interface Generation {
-  id: string;
-  kind: GenerationKind;
-  status: GenerationStatus;
-  /** 0..99 until completed, then 100; never goes backwards. */
-  progress: number;
-  /** ISO 8601. */
-  createdAt: string;
-  updatedAt: string;
-  /** The image or video prompt, or the speech text. */
-  prompt: string;
-  result?: GenerationResult;
-  error?: ApiError;
-  queue?: QueuePosition;
-}
-
-export interface GenerationList {
-  items: Generation[];
-  nextCursor: string | null;
-}
-
 export const listQuerySchema = z.strictObject({
   kind: z.enum(['image', 'video', 'speech']).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().regex(/^\d+$/, { error: 'cursor must be the nextCursor of a previous page' }).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
-
-export interface Me {
-  uid: string;
-  email: string | null;
-  tokens: TokenBalance;
-  allowance: TokenBalance;
-  /** ISO 8601: when the balances reset to the allowance. */
-  resetsAt: string;
-}
-
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-export const GENERATION_UPDATE_EVENT = 'generation:update';
-
-/** Socket.IO event maps, typed on both ends. */
-export interface ServerToClientEvents {
-  'generation:update': (generation: Generation) => void;
-}
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- clients send nothing over the socket
-export interface ClientToServerEvents {}
 
