@@ -1,0 +1,75 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { IdentityVerifier } from './auth/identity-verifier';
+import type { ServerConfig } from './config';
+import { installErrorHandlers } from './http/errors';
+import { authPlugin } from './plugins/auth';
+import { infrastructurePlugin } from './plugins/infrastructure';
+import { servicesPlugin } from './plugins/services';
+import { socketPlugin } from './plugins/socket';
+import './plugins/types';
+import { apiRoutes } from './routes/api';
+import { artifactRoutes } from './routes/artifacts';
+import { healthRoutes } from './routes/health';
+
+export interface AppDeps {
+  /** Fastify's logger option; defaults to pino at `config.logLevel`. */
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the Firebase verifier (the real one is used unless a test needs otherwise). */
+  identity?: IdentityVerifier;
+  /** Time source for quotas, timestamps and link expiry. */
+  clock?: () => number;
+}
+
+/** The spec's requests are small JSON bodies; anything larger is refused with 413. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The application as a Fastify instance, apart from the process that runs it (`main.ts`): tests build it
+ * in-process. Plugins load external → app → routes; `app.close()` closes sockets, queues, Redis and the
+ * Firebase app.
+ */
+export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Generation ids and artifact keys are short; anything longer is not ours.
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.decorate('config', config);
+  installErrorHandlers(app);
+  if (config.artifactUrls.usingDevSecret) {
+    app.log.warn(
+      'ARTIFACT_URL_SECRET is not set: using the fixed development secret (refused when NODE_ENV=production)',
+    );
+  }
+
+  try {
+    // External plugins. A JSON API serves no HTML, so no Content-Security-Policy.
+    await app.register(helmet, { contentSecurityPolicy: false });
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
+      exposedHeaders: ['idempotent-replayed'],
+    });
+
+    // Application plugins.
+    await app.register(infrastructurePlugin, { identity: deps.identity });
+    await app.register(authPlugin);
+    await app.register(servicesPlugin, { clock: deps.clock });
+    await app.register(socketPlugin);
+
+    // Routes.
+    await app.register(healthRoutes);
+    await app.register(artifactRoutes);
+    await app.register(apiRoutes, { prefix: '/api' });
+
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}

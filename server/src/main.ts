@@ -1,0 +1,33 @@
+import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { buildApp } from './app';
+
+let config: ServerConfig;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+
+const app = await buildApp(config).catch((error: unknown) => {
+  console.error(`The server could not start (is Redis reachable at ${config.redisUrl}?):`, error);
+  process.exit(1);
+});
+
+let shuttingDown = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });

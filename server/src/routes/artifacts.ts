@@ -1,0 +1,68 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ServiceError, notFound } from '../http/errors';
+import { errorBodySchema } from '../http/schemas';
+import { parseByteRange } from '../artifacts/byte-range';
+
+interface Params {
+  key: string;
+}
+interface Query {
+  exp?: string;
+  sig?: string;
+}
+
+/**
+ * /artifacts/:key?exp=&sig=: results for <img>, <video> and <audio>, which send no bearer header. A bad
+ * or expired signature is 403 (one status for both, with different messages). Single byte ranges are
+ * served as 206, which <video> needs to seek.
+ */
+export const artifactRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/artifacts/:key',
+    {
+      schema: {
+        params: { type: 'object', required: ['key'], properties: { key: { type: 'string', maxLength: 200 } } },
+        querystring: { type: 'object', properties: { exp: { type: 'string' }, sig: { type: 'string' } } },
+        response: { 403: errorBodySchema, 404: errorBodySchema, 416: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { key } = request.params;
+      const link = app.artifactUrls.check(key, request.query.exp, request.query.sig);
+      if (!link.ok) {
+        throw new ServiceError(
+          403,
+          'FORBIDDEN',
+          link.reason === 'expired' ? 'This link has expired. Reload the generation to get a new one.' : undefined,
+        );
+      }
+      const info = await app.artifacts.stat(key);
+      if (info === null) throw notFound();
+
+      const range = parseByteRange(request.headers.range, info.bytes);
+      if (range.kind === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .header('content-range', `bytes */${info.bytes}`)
+          .send(new ServiceError(416, 'INVALID_REQUEST', 'Requested range not satisfiable.').toBody());
+      }
+      const slice = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+      const opened = await app.artifacts.open(key, slice);
+      if (opened === null) throw notFound();
+      reply
+        .header('content-type', opened.mimeType)
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', `private, max-age=${link.remainingSeconds}`)
+        // The client runs on another origin; helmet's default (same-origin) would block the media there.
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (slice === undefined) {
+        return reply.status(200).header('content-length', opened.bytes).send(opened.stream);
+      }
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${slice.start}-${slice.end}/${opened.bytes}`)
+        .header('content-length', slice.end - slice.start + 1)
+        .send(opened.stream);
+    },
+  );
+};

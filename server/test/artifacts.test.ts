@@ -1,0 +1,167 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FileArtifactStore,
+  connectRedis,
+  queueName,
+  type GenerationJobData,
+  type GenerationJobResult,
+} from '@mediagen/core';
+import { ArtifactUrlSigner } from '../src/artifacts/artifact-urls';
+import { DEV_ARTIFACT_URL_SECRET } from '../src/config';
+import {
+  REDIS_URL,
+  connectUserSocket,
+  createTestContext,
+  eventually,
+  type TestApp,
+  type TestContext,
+} from './support/app';
+import { apiClient, imageRequest } from './support/requests';
+import { createTestUser } from './support/users';
+
+const PNG_BYTES = Uint8Array.from({ length: 4096 }, (_, index) => index % 251);
+
+let context: TestContext;
+let server: TestApp;
+let worker: Worker<GenerationJobData, GenerationJobResult>;
+let workerConnection: Redis;
+
+beforeAll(async () => {
+  context = await createTestContext();
+  server = await context.start();
+  // A stand-in for worker/: completes image jobs with an artifact, as the real processor does.
+  const store = new FileArtifactStore(context.config().artifactsDir);
+  workerConnection = await connectRedis(REDIS_URL, 'blocking');
+  worker = new Worker<GenerationJobData, GenerationJobResult>(
+    queueName('image'),
+    async (job) => {
+      await job.updateProgress(40);
+      const saved = await store.save(job.id!, PNG_BYTES, 'image/png');
+      return { artifactKey: saved.key, mimeType: saved.mimeType, bytes: saved.bytes };
+    },
+    { connection: workerConnection, prefix: context.prefix },
+  );
+});
+afterAll(async () => {
+  await worker.close();
+  workerConnection.disconnect();
+  await context.cleanup();
+});
+
+async function completedImage() {
+  const user = await createTestUser();
+  const api = apiClient(server.origin, user);
+  const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
+  try {
+    const { body } = await api.submit(imageRequest());
+    const completed = await eventually(async () => {
+      const read = await api.get(body.id);
+      return read.body.status === 'completed' ? read.body : undefined;
+    });
+    await eventually(() => updates.find((update) => update.status === 'completed'));
+    return { api, generation: completed, updates };
+  } finally {
+    socket.close();
+  }
+}
+
+describe('completed generations and signed artifact URLs', () => {
+  it('shows the result with a signed URL that serves the bytes', async () => {
+    const { generation, updates } = await completedImage();
+    expect(generation).toMatchObject({ status: 'completed', progress: 100, result: { mimeType: 'image/png' } });
+    const url = new URL(generation.result.url);
+    expect(url.origin).toBe(server.origin);
+    expect(url.pathname).toBe(`/artifacts/${generation.id}.png`);
+
+    // The socket saw the job go through its states, with progress never going backwards.
+    const mine = updates.filter((update) => update.id === generation.id);
+    expect(mine.at(-1)).toMatchObject({ status: 'completed', progress: 100, result: { mimeType: 'image/png' } });
+    const order = ['queued', 'active', 'completed'];
+    const ranks = mine.map((update) => order.indexOf(update.status));
+    expect(ranks).not.toContain(-1);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const progress = mine.map((update) => update.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('content-length')).toBe(String(PNG_BYTES.length));
+    expect(response.headers.get('accept-ranges')).toBe('bytes');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(response.headers.get('cache-control')).toMatch(/^private, max-age=(3[0-5]\d\d|3600)$/);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(PNG_BYTES);
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(PNG_BYTES.length));
+  });
+
+  it('serves a single byte range as 206 and refuses an unsatisfiable one with 416', async () => {
+    const { generation } = await completedImage();
+    const partial = await fetch(generation.result.url, { headers: { range: 'bytes=100-199' } });
+    expect(partial.status).toBe(206);
+    expect(partial.headers.get('content-range')).toBe(`bytes 100-199/${PNG_BYTES.length}`);
+    expect(partial.headers.get('content-length')).toBe('100');
+    expect(new Uint8Array(await partial.arrayBuffer())).toEqual(PNG_BYTES.slice(100, 200));
+
+    const tail = await fetch(generation.result.url, { headers: { range: 'bytes=-10' } });
+    expect(tail.status).toBe(206);
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(PNG_BYTES.slice(-10));
+
+    const open = await fetch(generation.result.url, { headers: { range: 'bytes=4000-' } });
+    expect(open.status).toBe(206);
+    expect(open.headers.get('content-range')).toBe(`bytes 4000-4095/${PNG_BYTES.length}`);
+    await open.arrayBuffer();
+
+    const beyond = await fetch(generation.result.url, { headers: { range: 'bytes=5000-6000' } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${PNG_BYTES.length}`);
+    await beyond.arrayBuffer();
+  });
+
+  it('refuses a tampered signature, another key under the same signature, and an expired link with 403', async () => {
+    const { generation } = await completedImage();
+    const url = new URL(generation.result.url);
+    const sig = url.searchParams.get('sig')!;
+    const tampered = new URL(url);
+    tampered.searchParams.set('sig', `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`);
+    const refused = await fetch(tampered);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+
+    const longer = new URL(url);
+    longer.searchParams.set('exp', String(Number(url.searchParams.get('exp')) + 3600));
+    expect((await fetch(longer)).status).toBe(403);
+
+    const unsigned = new URL(url);
+    unsigned.search = '';
+    expect((await fetch(unsigned)).status).toBe(403);
+
+    const signer = new ArtifactUrlSigner(DEV_ARTIFACT_URL_SECRET, 3600);
+    const expiredPath = signer.signedPath(`${generation.id}.png`, Math.floor(Date.now() / 1000) - 1);
+    const expired = await fetch(`${server.origin}${expiredPath}`);
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { error: { message: string } }).error.message).toContain('expired');
+
+    const stillValid = signer.signedPath(`${generation.id}.png`, Math.floor(Date.now() / 1000) + 60);
+    expect((await fetch(`${server.origin}${stillValid}`)).status).toBe(200);
+  });
+
+  it('answers 404 for a validly signed link to a missing artifact', async () => {
+    const signer = new ArtifactUrlSigner(DEV_ARTIFACT_URL_SECRET, 3600);
+    const response = await fetch(`${server.origin}${signer.signedPath(`image_${'0'.repeat(32)}.png`)}`);
+    expect(response.status).toBe(404);
+  });
+
+  it('refuses to cancel a completed generation with 409 and keeps its token spent', async () => {
+    const { api, generation } = await completedImage();
+    const response = await api.cancel(generation.id);
+    expect(response.status).toBe(409);
+    expect(response.body.error.message).toBe('This generation has already completed and can no longer be canceled.');
+    expect((await api.get(generation.id)).body.status).toBe('completed');
+    expect((await api.me()).body.tokens.image).toBe(0);
+  });
+});

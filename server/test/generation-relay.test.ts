@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { Generation, GenerationKind } from '@mediagen/shared';
+import type { CanceledStreamEvent, GenerationEventSource, QueueEventName } from '../src/queue/generation-queues';
+import { GenerationRelay } from '../src/socket/generation-relay';
+
+type Listener = (kind: GenerationKind, event: QueueEventName, jobId: string) => void;
+
+class FakeSource implements GenerationEventSource {
+  queueListeners: Listener[] = [];
+  cancelListeners: ((kind: GenerationKind, event: CanceledStreamEvent) => void)[] = [];
+  onQueueEvent(listener: Listener) {
+    this.queueListeners.push(listener);
+    return () => (this.queueListeners = this.queueListeners.filter((item) => item !== listener));
+  }
+  onCanceled(listener: (kind: GenerationKind, event: CanceledStreamEvent) => void) {
+    this.cancelListeners.push(listener);
+    return () => (this.cancelListeners = this.cancelListeners.filter((item) => item !== listener));
+  }
+  fire(event: QueueEventName, jobId = 'speech_1') {
+    this.queueListeners.forEach((listener) => listener('speech', event, jobId));
+  }
+}
+
+const generation = (status: Generation['status'], progress: number): Generation => ({
+  id: 'speech_1',
+  kind: 'speech',
+  status,
+  progress,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  prompt: 'hi',
+});
+
+function setup(states: Generation[]) {
+  const source = new FakeSource();
+  const emitted: { uid: string; generation: Generation }[] = [];
+  let reads = 0;
+  const relay = new GenerationRelay({
+    source,
+    load: async () => {
+      const next = states[Math.min(reads++, states.length - 1)];
+      return next === undefined ? null : { uid: 'u1', generation: { ...next } };
+    },
+    emit: (uid, update) => emitted.push({ uid, generation: update }),
+    log: { warn: () => undefined },
+  });
+  relay.start();
+  return { source, emitted, relay };
+}
+
+describe('GenerationRelay', () => {
+  it('emits each update to the owner, in the order the events came', async () => {
+    const { source, emitted, relay } = setup([
+      generation('queued', 0),
+      generation('active', 10),
+      generation('completed', 100),
+    ]);
+    source.fire('waiting');
+    source.fire('active');
+    source.fire('completed');
+    await relay.stop();
+    expect(emitted.map(({ uid, generation: update }) => `${uid}:${update.status}:${update.progress}`)).toEqual([
+      'u1:queued:0',
+      'u1:active:10',
+      'u1:completed:100',
+    ]);
+  });
+
+  it('drops a progress update that would go backwards and never lowers progress on other events', async () => {
+    const { source, emitted, relay } = setup([
+      generation('active', 50),
+      generation('active', 30),
+      generation('active', 20),
+    ]);
+    source.fire('progress');
+    source.fire('progress');
+    source.fire('active');
+    await relay.stop();
+    expect(emitted.map(({ generation: update }) => update.progress)).toEqual([50, 50]);
+  });
+
+  it('relays a cancel event from the stream as it is', async () => {
+    const { source, emitted, relay } = setup([]);
+    const canceled = {
+      ...generation('canceled', 0),
+      error: { code: 'CANCELED' as const, message: 'Generation canceled.' },
+    };
+    source.cancelListeners.forEach((listener) =>
+      listener('speech', { jobId: 'speech_1', uid: 'u9', generation: JSON.stringify(canceled) }),
+    );
+    await relay.stop();
+    expect(emitted).toEqual([{ uid: 'u9', generation: canceled }]);
+  });
+
+  it('ignores removed jobs and stops listening when stopped', async () => {
+    const { source, emitted, relay } = setup([generation('queued', 0)]);
+    source.fire('removed');
+    await relay.stop();
+    source.fire('waiting');
+    expect(emitted).toEqual([]);
+    expect(source.queueListeners).toHaveLength(0);
+  });
+});

@@ -1,0 +1,270 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueName, type GenerationJobData } from '@mediagen/core';
+import { MAX_IMAGE_SEED } from '@mediagen/shared';
+import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
+import { createTestUser } from './support/users';
+
+let context: TestContext;
+let server: TestApp;
+const queues: Queue[] = [];
+
+beforeAll(async () => {
+  context = await createTestContext();
+  server = await context.start();
+});
+afterAll(async () => {
+  await Promise.all(queues.map((queue) => queue.close()));
+  await context.cleanup();
+});
+
+async function newClient() {
+  const user = await createTestUser();
+  return { user, api: apiClient(server.origin, user) };
+}
+
+function queueOf(kind: 'image' | 'video' | 'speech'): Queue<GenerationJobData> {
+  const queue = new Queue<GenerationJobData>(queueName(kind), { connection: context.redis, prefix: context.prefix });
+  queues.push(queue);
+  return queue;
+}
+
+describe('POST /api/generations: validation (spec §5)', () => {
+  it('refuses a blank prompt', async () => {
+    const { api } = await newClient();
+    const response = await api.submit({ kind: 'image', prompt: '   ' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: { code: 'PROMPT_REQUIRED', message: 'Please enter a prompt' } });
+  });
+
+  it('refuses a blocked image prompt without spending a token', async () => {
+    const { api } = await newClient();
+    const response = await api.submit(imageRequest('A NUDE statue'));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code: 'PROMPT_BLOCKED', message: 'Prompt contains inappropriate content: nude' },
+    });
+    expect((await api.me()).body.tokens).toEqual({ image: 1, video: 1, speech: 2 });
+  });
+
+  it('refuses speech without a voice', async () => {
+    const { api } = await newClient();
+    const response = await api.submit({ kind: 'speech', input: 'Hello', language: 'en-US' });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe('Please select language and voice options');
+  });
+
+  it('refuses blank speech', async () => {
+    const { api } = await newClient();
+    const response = await api.submit(speechRequest(' '));
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({ code: 'SPEECH_TEXT_REQUIRED', message: 'Please enter some text' });
+  });
+
+  it('refuses an unknown kind and unknown fields', async () => {
+    const { api } = await newClient();
+    expect((await api.submit({ kind: 'music', prompt: 'x' })).status).toBe(400);
+    const extra = await api.submit({ ...imageRequest(), engine: 'other' });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('POST /api/generations: tokens', () => {
+  it('accepts a speech request with 202 and a queued generation', async () => {
+    const { api, user } = await newClient();
+    const response = await api.submit(speechRequest('  Good morning  '));
+    expect(response.status).toBe(202);
+    expect(response.body).toMatchObject({ kind: 'speech', status: 'queued', progress: 0, prompt: 'Good morning' });
+    expect(response.body.id).toMatch(/^speech_[a-f0-9]{32}$/);
+    expect(response.body.createdAt).toBe(response.body.updatedAt);
+
+    const job = await queueOf('speech').getJob(response.body.id);
+    expect(job?.data).toMatchObject({
+      uid: user.uid,
+      kind: 'speech',
+      request: { input: 'Good morning', voice: 'nova', language: 'en-US', speed: 1 },
+    });
+    expect(job?.data.request).not.toHaveProperty('kind');
+    expect(job?.opts.attempts).toBe(3);
+    expect((await api.me()).body.tokens.speech).toBe(1);
+  });
+
+  it('gives an image job a seed at enqueue, and keeps one that was given', async () => {
+    const { api } = await newClient();
+    const first = await api.submit(imageRequest());
+    const job = await queueOf('image').getJob(first.body.id);
+    const seed = (job?.data.request as { seed: number }).seed;
+    expect(Number.isInteger(seed) && seed >= 0 && seed <= MAX_IMAGE_SEED).toBe(true);
+
+    const { api: other } = await newClient();
+    const second = await other.submit({ ...imageRequest(), seed: 42 });
+    expect(((await queueOf('image').getJob(second.body.id))?.data.request as { seed: number }).seed).toBe(42);
+  });
+
+  it("refuses a fresh user's third speech with 402 and the spec's message", async () => {
+    const { api } = await newClient();
+    expect((await api.submit(speechRequest('one'))).status).toBe(202);
+    expect((await api.submit(speechRequest('two'))).status).toBe(202);
+    const third = await api.submit(speechRequest('three'));
+    expect(third.status).toBe(402);
+    expect(third.body).toEqual({
+      error: {
+        code: 'TOKENS_EXHAUSTED',
+        message:
+          'Your free tokens are over. Tokens will reset in 30 days. Please purchase a subscription for unlimited access.',
+      },
+    });
+    expect((await api.me()).body.tokens).toEqual({ image: 1, video: 1, speech: 0 });
+  });
+
+  it('accepts exactly one of two simultaneous video requests for the last token', async () => {
+    const { api, user } = await newClient();
+    const responses = await Promise.all([api.submit(videoRequest('first')), api.submit(videoRequest('second'))]);
+    expect(responses.map((response) => response.status).sort()).toEqual([202, 402]);
+    expect((await api.me()).body.tokens.video).toBe(0);
+    const index = await context.redis.zrange(`${context.prefix}:{${user.uid}}:generations`, 0, -1);
+    expect(index).toHaveLength(1);
+  });
+});
+
+describe('POST /api/generations: Idempotency-Key', () => {
+  it('answers a repeat with the same generation, one job and one token', async () => {
+    const { api, user } = await newClient();
+    const headers = { 'idempotency-key': 'order-123' };
+    const first = await api.submit(speechRequest('Hello'), headers);
+    const second = await api.submit({ voice: 'nova', input: 'Hello', language: 'en-US', kind: 'speech' }, headers);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.body.status).toBe('queued');
+
+    const jobs = await queueOf('speech').getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+    expect(jobs.filter((job) => job.data.uid === user.uid)).toHaveLength(1);
+    expect((await api.me()).body.tokens.speech).toBe(1);
+  });
+
+  it('refuses the same key with a different body with 409', async () => {
+    const { api } = await newClient();
+    const headers = { 'idempotency-key': 'order-456' };
+    expect((await api.submit(speechRequest('Hello'), headers)).status).toBe(202);
+    const conflict = await api.submit(speechRequest('Goodbye'), headers);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    expect((await api.me()).body.tokens.speech).toBe(1);
+  });
+
+  it('keeps keys per user', async () => {
+    const { api: alice } = await newClient();
+    const { api: bob } = await newClient();
+    const headers = { 'idempotency-key': 'shared-key' };
+    const a = await alice.submit(speechRequest('Hello'), headers);
+    const b = await bob.submit(speechRequest('Hello'), headers);
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    expect(a.body.id).not.toBe(b.body.id);
+  });
+
+  it('forgets the key when the request was refused for tokens', async () => {
+    const { api } = await newClient();
+    expect((await api.submit(videoRequest('one'))).status).toBe(202);
+    const headers = { 'idempotency-key': 'video-2' };
+    expect((await api.submit(videoRequest('two'), headers)).status).toBe(402);
+    // A different body under the same key is not a conflict: the refused request left no record.
+    expect((await api.submit(videoRequest('three'), headers)).status).toBe(402);
+  });
+
+  it('refuses a malformed key', async () => {
+    const { api } = await newClient();
+    const response = await api.submit(speechRequest(), { 'idempotency-key': 'has spaces' });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_REQUEST');
+    expect((await api.me()).body.tokens.speech).toBe(2);
+  });
+});
+
+describe('reading and canceling', () => {
+  it("answers 404 for another user's generation, on GET and DELETE", async () => {
+    const { api: alice } = await newClient();
+    const { api: bob } = await newClient();
+    const { body } = await alice.submit(speechRequest());
+    expect((await alice.get(body.id)).status).toBe(200);
+    const read = await bob.get(body.id);
+    expect(read.status).toBe(404);
+    expect(read.body).toEqual({ error: { code: 'NOT_FOUND', message: 'Generation not found.' } });
+    expect((await bob.cancel(body.id)).status).toBe(404);
+    expect((await alice.get(body.id)).body.status).toBe('queued');
+    expect((await alice.me()).body.tokens.speech).toBe(1);
+  });
+
+  it('answers 404 for ids of a bad shape or unknown kind', async () => {
+    const { api } = await newClient();
+    for (const id of ['nope', 'music_0123456789abcdef0123456789abcdef', 'speech_123', '..%2F..%2Fetc']) {
+      expect((await api.get(id)).status).toBe(404);
+      expect((await api.cancel(id)).status).toBe(404);
+    }
+  });
+
+  it('cancels a queued generation, refunds its token and keeps showing it as canceled', async () => {
+    const { api } = await newClient();
+    const { body } = await api.submit(videoRequest());
+    expect((await api.me()).body.tokens.video).toBe(0);
+
+    const canceled = await api.cancel(body.id);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({
+      id: body.id,
+      status: 'canceled',
+      prompt: 'waves on a beach',
+      error: { code: 'CANCELED', message: 'Generation canceled.' },
+    });
+    expect((await api.me()).body.tokens.video).toBe(1);
+    expect(await queueOf('video').getJob(body.id)).toBeUndefined();
+
+    expect((await api.get(body.id)).body.status).toBe('canceled');
+    const again = await api.cancel(body.id);
+    expect(again.status).toBe(200);
+    expect(again.body.status).toBe('canceled');
+    expect((await api.me()).body.tokens.video).toBe(1);
+    expect((await api.list()).body.items.map((item: { status: string }) => item.status)).toEqual(['canceled']);
+  });
+});
+
+describe('GET /api/generations', () => {
+  it('lists own generations newest first, filters by kind and pages with a cursor', async () => {
+    const { api } = await newClient();
+    const { api: other } = await newClient();
+    await other.submit(speechRequest('not mine'));
+    const ids: string[] = [];
+    for (const body of [speechRequest('first'), imageRequest('second'), speechRequest('third')]) {
+      ids.push((await api.submit(body)).body.id);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+
+    const all = await api.list();
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((item: { id: string }) => item.id)).toEqual([...ids].reverse());
+    expect(all.body.nextCursor).toBeNull();
+
+    const speech = await api.list('?kind=speech');
+    expect(speech.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['third', 'first']);
+
+    const page1 = await api.list('?limit=2');
+    expect(page1.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['third', 'second']);
+    expect(page1.body.nextCursor).toMatch(/^\d+$/);
+    const page2 = await api.list(`?limit=2&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['first']);
+    expect(page2.body.nextCursor).toBeNull();
+  });
+
+  it('refuses a bad query with 400', async () => {
+    const { api } = await newClient();
+    expect((await api.list('?limit=0')).status).toBe(400);
+    expect((await api.list('?kind=music')).status).toBe(400);
+    const cursor = await api.list('?cursor=abc');
+    expect(cursor.status).toBe(400);
+    expect(cursor.body.error.message).toContain('cursor must be the nextCursor of a previous page');
+  });
+});

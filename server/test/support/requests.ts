@@ -1,0 +1,41 @@
+import type { GenerationRequestInput } from '@mediagen/shared';
+import { bearer } from './app';
+import type { TestUser } from './users';
+
+export const speechRequest = (input = 'Hello there') =>
+  ({ kind: 'speech', input, voice: 'nova', language: 'en-US' }) satisfies GenerationRequestInput;
+export const imageRequest = (prompt = 'a lighthouse at dawn') =>
+  ({ kind: 'image', prompt }) satisfies GenerationRequestInput;
+export const videoRequest = (prompt = 'waves on a beach') =>
+  ({ kind: 'video', prompt }) satisfies GenerationRequestInput;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whichever shape a route answers
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A small client for the API under test. */
+export function apiClient(origin: string, user: TestUser) {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: { ...bearer(user), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+  return {
+    submit: (body: unknown, headers?: Record<string, string>) => call('POST', '/api/generations', body, headers),
+    get: (id: string) => call('GET', `/api/generations/${id}`),
+    list: (query = '') => call('GET', `/api/generations${query}`),
+    cancel: (id: string) => call('DELETE', `/api/generations/${id}`),
+    me: () => call('GET', '/api/me'),
+  };
+}
