@@ -3,17 +3,16 @@ import { loadEnv } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const clientDir = new URL('.', import.meta.url).pathname;
-// The workspace root, so the include below reads the same from wherever vitest is started.
-const workspaceRoot = new URL('..', import.meta.url).pathname;
 
 export default defineConfig({
   plugins: [react()],
-  root: workspaceRoot,
+  root: clientDir,
   resolve: { alias: { '@': `${clientDir}src` } },
   test: {
+    name: 'client',
     environment: 'jsdom',
-    include: ['client/src/**/*.test.{ts,tsx}'],
-    setupFiles: ['client/src/testing/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/testing/setup.ts'],
     // The local defaults of .env.development, so modules that read the config at load time start.
     env: loadEnv('development', clientDir, 'VITE_'),
   },

@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: new URL('.', import.meta.url).pathname,
   test: {
+    name: 'server',
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 20_000,

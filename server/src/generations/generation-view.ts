@@ -31,7 +31,7 @@ export interface ViewContext {
   artifactUrl(key: string): string;
 }
 
-function statusOf(state: JobStateName, canceled: boolean): GenerationStatus {
+function statusOf(state: JobStateName, canceled: boolean, started: boolean): GenerationStatus {
   // A result that exists is delivered even if a cancel arrived too late to stop it.
   if (state === 'completed') return 'completed';
   if (canceled) return 'canceled';
@@ -45,7 +45,8 @@ function statusOf(state: JobStateName, canceled: boolean): GenerationStatus {
     case 'prioritized':
     case 'waiting-children':
     case 'unknown':
-      return 'queued';
+      // A started job waiting again is between video polls or retry attempts: still running for its owner.
+      return started ? 'active' : 'queued';
   }
 }
 
@@ -58,7 +59,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One job and its state as the `Generation` every GET and every `generation:update` carries. */
 export function generationView(job: JobSnapshot, state: JobStateName, context: ViewContext): Generation {
-  const status = statusOf(state, context.canceled);
+  const status = statusOf(state, context.canceled, job.processedOn !== undefined && job.processedOn !== null);
   const reported = typeof job.progress === 'number' && Number.isFinite(job.progress) ? job.progress : 0;
   const generation: Generation = {
     id: job.id ?? '',

@@ -77,6 +77,11 @@ export class GenerationRelay {
       this.options.emit(uid, generation);
       return;
     }
+    // A worker often takes a job before its 'waiting' event is read back; the owner still hears that it
+    // was queued first, and the 'active' event that follows brings the current state.
+    if (event === 'waiting' && generation.status === 'active' && !this.lastProgress.has(jobId)) {
+      generation.status = 'queued';
+    }
     const last = this.lastProgress.get(jobId);
     if (last !== undefined && generation.progress < last) {
       if (event === 'progress') return;

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '@mediagen/worker';
+import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
+import { bearer, connectUserSocket, createTestContext, eventually, REDIS_URL, type TestApp, type TestContext } from './support/app';
+import { createTestUser, type TestUser } from './support/users';
+
+/**
+ * The whole pipeline in one process: the API over real HTTP and Socket.IO, real workers, the provider
+ * simulator, the real Redis and the real auth emulator.
+ */
+let context: TestContext;
+let server: TestApp;
+let simulator: Simulator;
+let workers: GenerationWorkers;
+
+beforeAll(async () => {
+  context = await createTestContext();
+  simulator = createSimulator({ latencyMs: 150, videoQueueingMs: 300, videoProcessingMs: 600 });
+  await simulator.listen();
+  server = await context.start({ JOB_BACKOFF_MS: '50' });
+  workers = await startGenerationWorkers(
+    loadWorkerConfig({
+      REDIS_URL,
+      QUEUE_PREFIX: context.prefix,
+      DATA_DIR: context.dataDir,
+      SIMULATOR_URL: simulator.url,
+      VIDEO_POLL_INTERVAL_MS: '60',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await workers.close(1000);
+  await context.cleanup();
+  await simulator.close();
+});
+
+beforeEach(() => simulator.clearFaults());
+
+const REQUESTS: Record<GenerationKind, GenerationRequestInput> = {
+  image: { kind: 'image', prompt: 'a lighthouse at dusk' },
+  video: { kind: 'video', prompt: 'waves rolling onto a beach' },
+  speech: { kind: 'speech', input: 'Hello from the pipeline', voice: 'nova', language: 'en-US' },
+};
+
+async function submit(user: TestUser, body: GenerationRequestInput): Promise<{ status: number; body: Generation }> {
+  const response = await fetch(`${server.origin}/api/generations`, {
+    method: 'POST',
+    headers: { ...bearer(user), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Generation };
+}
+
+async function tokens(user: TestUser): Promise<Me['tokens']> {
+  const response = await fetch(`${server.origin}/api/me`, { headers: bearer(user) });
+  return ((await response.json()) as Me).tokens;
+}
+
+function isMedia(kind: GenerationKind, bytes: Buffer): boolean {
+  switch (kind) {
+    case 'image':
+      return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    case 'video':
+      return bytes.subarray(4, 8).toString('latin1') === 'ftyp';
+    case 'speech':
+      return bytes.subarray(0, 4).toString('latin1') === 'RIFF' || bytes.subarray(0, 3).toString('latin1') === 'ID3';
+  }
+}
+
+describe.each(['image', 'video', 'speech'] as const)('%s, end to end', (kind) => {
+  it('is queued, runs with rising progress, completes, and its artifact downloads', async () => {
+    const user = await createTestUser();
+    const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
+    try {
+      const accepted = await submit(user, REQUESTS[kind]);
+      expect(accepted.status).toBe(202);
+      expect(accepted.body).toMatchObject({ kind, status: 'queued', progress: 0 });
+
+      const completed = await eventually(
+        () => updates.find((update) => update.id === accepted.body.id && update.status === 'completed'),
+        20_000,
+      );
+      const mine = updates.filter((update) => update.id === accepted.body.id);
+      const statuses = mine.map((update) => update.status);
+      expect(statuses).toContain('queued');
+      expect(statuses).toContain('active');
+      const running = mine.filter((update) => update.status === 'active').map((update) => update.progress);
+      expect(new Set(running).size).toBeGreaterThan(1);
+      expect(running).toEqual([...running].sort((a, b) => a - b));
+      expect(Math.max(...running)).toBeLessThanOrEqual(99);
+      expect(completed.progress).toBe(100);
+
+      const download = await fetch(completed.result!.url);
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-type')).toBe(completed.result!.mimeType);
+      expect(isMedia(kind, Buffer.from(await download.arrayBuffer()))).toBe(true);
+    } finally {
+      socket.disconnect();
+    }
+  });
+});
+
+describe('failures', () => {
+  it('a provider that keeps failing fails the job with the catalogue message and gives the token back', async () => {
+    simulator.injectFault({ route: 'image', fault: 'http500' });
+    const user = await createTestUser();
+    const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
+    try {
+      const accepted = await submit(user, REQUESTS.image);
+      expect(accepted.status).toBe(202);
+      const failed = await eventually(
+        () => updates.find((update) => update.id === accepted.body.id && update.status === 'failed'),
+        20_000,
+      );
+      expect(failed.error).toEqual({ code: 'IMAGE_PROVIDER_ERROR', message: expect.stringMatching(/^Stability AI error: /) });
+      expect((await tokens(user)).image).toBe(1);
+      expect(simulator.stats().requests.image).toBeGreaterThanOrEqual(3);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it("a video task that reports Fail ends with 'Video generation failed on server' and a refund", async () => {
+    simulator.injectFault({ route: 'video.query', fault: 'fail-status' });
+    const user = await createTestUser();
+    const accepted = await submit(user, REQUESTS.video);
+    const failed = await eventually(async () => {
+      const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
+      const generation = (await response.json()) as Generation;
+      return generation.status === 'failed' ? generation : undefined;
+    }, 20_000);
+    expect(failed.error).toEqual({ code: 'VIDEO_FAILED_ON_SERVER', message: 'Video generation failed on server' });
+    expect((await tokens(user)).video).toBe(1);
+  });
+
+  it('a running video can be canceled: polling stops, the token comes back', async () => {
+    const user = await createTestUser();
+    const accepted = await submit(user, { kind: 'video', prompt: 'a slow sunrise' });
+    await eventually(async () => {
+      const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
+      return ((await response.json()) as Generation).status === 'active' ? true : undefined;
+    }, 10_000);
+    const canceled = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, {
+      method: 'DELETE',
+      headers: bearer(user),
+    });
+    expect(canceled.status).toBe(200);
+    expect((await canceled.json()) as Generation).toMatchObject({ status: 'canceled' });
+    expect((await tokens(user)).video).toBe(1);
+    const pollsAfterCancel = simulator.stats().requests['video.query'];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(simulator.stats().requests['video.query'] - pollsAfterCancel).toBeLessThanOrEqual(1);
+    const after = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
+    expect(((await after.json()) as Generation).status).toBe('canceled');
+  });
+});
