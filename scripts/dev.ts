@@ -1,10 +1,13 @@
 /**
  * `pnpm dev`: the whole stack on local defaults (auth emulator, provider simulator, server, worker,
- * client), restarted by nothing and stopped with Ctrl-C.
+ * client), stopped with Ctrl-C.
  */
+import { existsSync } from 'node:fs';
 import { colorPrinter } from './lib/processes';
 import { startStack } from './lib/stack';
 
+// A .env beside this README overrides the defaults (see .env.example); every process inherits it.
+if (existsSync('.env')) process.loadEnvFile('.env');
 const env = process.env;
 const sink = colorPrinter();
 

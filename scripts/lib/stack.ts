@@ -29,7 +29,16 @@ function emulatorConfig(dataDir: string, port: number): string {
   const path = resolve(dataDir, 'firebase.json');
   writeFileSync(
     path,
-    JSON.stringify({ emulators: { auth: { host: '127.0.0.1', port }, ui: { enabled: false }, singleProjectMode: true } }),
+    // The hub and logging ports are pinned next to the auth port, so two stacks (dev and tests) can coexist.
+    JSON.stringify({
+      emulators: {
+        auth: { host: '127.0.0.1', port },
+        hub: { host: '127.0.0.1', port: port + 1 },
+        logging: { host: '127.0.0.1', port: port + 2 },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
   );
   return path;
 }

@@ -5,7 +5,7 @@ export const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099';
 export const EMULATOR_PROJECT_ID = 'demo-mediagen';
 
 const FIREBASE_BIN = fileURLToPath(new URL('../../../node_modules/.bin/firebase', import.meta.url));
-const FIREBASE_JSON = fileURLToPath(new URL('./firebase.json', import.meta.url));
+const FIREBASE_JSON = fileURLToPath(new URL('../../../firebase.json', import.meta.url));
 const START_TIMEOUT_MS = 90_000;
 
 export async function isEmulatorReachable(host: string): Promise<boolean> {
