@@ -7,6 +7,8 @@ import type { TokenBalance } from './tokens';
  * screens don't carry the request schemas.
  */
 
+export const MAX_PROMPT_LENGTH = 2000;
+
 export interface GenerationResult {
   /** A short-lived signed URL an <img>, <video> or <audio> can load without a bearer header. */
   url: string;

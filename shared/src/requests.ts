@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
 import { LANGUAGE_CODES, MAX_SPEECH_INPUT_LENGTH, SPEECH_DEFAULTS, SPEECH_SPEED_RANGE, VOICE_IDS } from './speech';
 import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
-
-export const MAX_PROMPT_LENGTH = 2000;
 
 const prompt = z
   .string({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
