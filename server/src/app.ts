@@ -6,12 +6,15 @@ import type { ServerConfig } from './config';
 import { installErrorHandlers } from './http/errors';
 import { authPlugin } from './plugins/auth';
 import { infrastructurePlugin } from './plugins/infrastructure';
+import { metricsPlugin } from './plugins/metrics';
 import { servicesPlugin } from './plugins/services';
 import { socketPlugin } from './plugins/socket';
 import './plugins/types';
+import { adminRoutes } from './routes/admin';
 import { apiRoutes } from './routes/api';
 import { artifactRoutes } from './routes/artifacts';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 
 export interface AppDeps {
   /** Fastify's logger option; defaults to pino at `config.logLevel`. */
@@ -46,17 +49,19 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   }
 
   try {
-    // External plugins. A JSON API serves no HTML, so no Content-Security-Policy.
+    // External plugins. The API serves JSON, and the admin pages (Bull Board, the login page) use inline
+    // scripts and styles, so no Content-Security-Policy.
     await app.register(helmet, { contentSecurityPolicy: false });
     await app.register(cors, {
       origin: config.corsOrigins,
       methods: ['GET', 'POST', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
-      exposedHeaders: ['idempotent-replayed'],
+      exposedHeaders: ['idempotent-replayed', 'retry-after'],
     });
 
     // Application plugins.
     await app.register(infrastructurePlugin, { identity: deps.identity });
+    await app.register(metricsPlugin);
     await app.register(authPlugin);
     await app.register(servicesPlugin, { clock: deps.clock });
     await app.register(socketPlugin);
@@ -64,6 +69,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     // Routes.
     await app.register(healthRoutes);
     await app.register(artifactRoutes);
+    await app.register(metricsRoutes);
+    await app.register(adminRoutes, { clock: deps.clock });
     await app.register(apiRoutes, { prefix: '/api' });
 
     await app.ready();

@@ -30,6 +30,21 @@ export interface ServerConfig {
   publicUrl: string | null;
   corsOrigins: string[];
   jobs: { attempts: number; backoffMs: number };
+  admin: {
+    /** Emails treated as admins besides the `admin: true` custom claim (lower case). */
+    emails: string[];
+    /** HMAC key of the admin session cookie. */
+    sessionSecret: string;
+    sessionTtlSeconds: number;
+  };
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  limits: {
+    /** Queued + active generations one user may hold at once. */
+    maxInFlightPerUser: number;
+    /** Requests per minute per user (or per IP before sign-in) on /api. */
+    rateLimitPerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -58,6 +73,9 @@ const DEFAULTS = {
   JOB_ATTEMPTS: '3',
   JOB_BACKOFF_MS: '2000',
   LOG_LEVEL: 'info',
+  ADMIN_SESSION_TTL_SECONDS: '900',
+  MAX_IN_FLIGHT_PER_USER: '3',
+  RATE_LIMIT_PER_MINUTE: '120',
 } as const;
 
 const KNOWN_VARIABLES = [
@@ -67,6 +85,9 @@ const KNOWN_VARIABLES = [
   'GOOGLE_APPLICATION_CREDENTIALS',
   'ARTIFACT_URL_SECRET',
   'PUBLIC_URL',
+  'ADMIN_EMAILS',
+  'ADMIN_SESSION_SECRET',
+  'METRICS_TOKEN',
 ] as const;
 
 const integer = (min: number, max: number) =>
@@ -113,6 +134,21 @@ const envSchema = z.object({
     .pipe(z.array(httpOrigin).min(1, { error: 'must list at least one origin' })),
   JOB_ATTEMPTS: integer(1, 20),
   JOB_BACKOFF_MS: integer(0, 10 * 60 * 1000),
+  ADMIN_EMAILS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter((email) => email !== ''),
+    )
+    .pipe(z.array(z.email({ error: 'must be a comma list of email addresses' }))),
+  ADMIN_SESSION_SECRET: z.string().optional(),
+  ADMIN_SESSION_TTL_SECONDS: integer(60, 24 * 60 * 60),
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  MAX_IN_FLIGHT_PER_USER: integer(1, 1000),
+  RATE_LIMIT_PER_MINUTE: integer(1, 100_000),
 });
 
 /**
@@ -164,6 +200,11 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     problems.push(`ARTIFACT_URL_SECRET must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
   }
 
+  const sessionSecret = values.ADMIN_SESSION_SECRET;
+  if (production && sessionSecret !== undefined && sessionSecret.length < MIN_PRODUCTION_SECRET_LENGTH) {
+    problems.push(`ADMIN_SESSION_SECRET must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
+  }
+
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const env_ = parsed.data;
   const dataDir = resolve(env_.DATA_DIR);
@@ -190,5 +231,17 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
     publicUrl: env_.PUBLIC_URL ?? (env_.PORT === 0 ? null : `http://${env_.HOST}:${env_.PORT}`),
     corsOrigins: env_.CORS_ORIGIN,
     jobs: { attempts: env_.JOB_ATTEMPTS, backoffMs: env_.JOB_BACKOFF_MS },
+    admin: {
+      emails: env_.ADMIN_EMAILS,
+      // A separate key keeps a leaked artifact link secret from minting admin sessions; without one the
+      // artifact secret (itself required in production) still makes sessions unforgeable.
+      sessionSecret: `admin-session:${sessionSecret ?? secret ?? DEV_ARTIFACT_URL_SECRET}`,
+      sessionTtlSeconds: env_.ADMIN_SESSION_TTL_SECONDS,
+    },
+    metricsToken: env_.METRICS_TOKEN ?? null,
+    limits: {
+      maxInFlightPerUser: env_.MAX_IN_FLIGHT_PER_USER,
+      rateLimitPerMinute: env_.RATE_LIMIT_PER_MINUTE,
+    },
   };
 }

@@ -3,21 +3,21 @@ import type { Generation, GenerationKind } from '@mediagen/shared';
 import type { CanceledStreamEvent, GenerationEventSource, QueueEventName } from '../src/queue/generation-queues';
 import { GenerationRelay } from '../src/socket/generation-relay';
 
-type Listener = (kind: GenerationKind, event: QueueEventName, jobId: string) => void;
+type Listener = (kind: GenerationKind, event: QueueEventName, jobId: string, eventId: string) => void;
 
 class FakeSource implements GenerationEventSource {
   queueListeners: Listener[] = [];
-  cancelListeners: ((kind: GenerationKind, event: CanceledStreamEvent) => void)[] = [];
+  cancelListeners: ((kind: GenerationKind, event: CanceledStreamEvent, eventId: string) => void)[] = [];
   onQueueEvent(listener: Listener) {
     this.queueListeners.push(listener);
     return () => (this.queueListeners = this.queueListeners.filter((item) => item !== listener));
   }
-  onCanceled(listener: (kind: GenerationKind, event: CanceledStreamEvent) => void) {
+  onCanceled(listener: (kind: GenerationKind, event: CanceledStreamEvent, eventId: string) => void) {
     this.cancelListeners.push(listener);
     return () => (this.cancelListeners = this.cancelListeners.filter((item) => item !== listener));
   }
   fire(event: QueueEventName, jobId = 'speech_1') {
-    this.queueListeners.forEach((listener) => listener('speech', event, jobId));
+    this.queueListeners.forEach((listener) => listener('speech', event, jobId, `${Date.now()}-0`));
   }
 }
 
@@ -86,7 +86,7 @@ describe('GenerationRelay', () => {
       error: { code: 'CANCELED' as const, message: 'Generation canceled.' },
     };
     source.cancelListeners.forEach((listener) =>
-      listener('speech', { jobId: 'speech_1', uid: 'u9', generation: JSON.stringify(canceled) }),
+      listener('speech', { jobId: 'speech_1', uid: 'u9', generation: JSON.stringify(canceled) }, `${Date.now()}-0`),
     );
     await relay.stop();
     expect(emitted).toEqual([{ uid: 'u9', generation: canceled }]);
@@ -99,5 +99,52 @@ describe('GenerationRelay', () => {
     source.fire('waiting');
     expect(emitted).toEqual([]);
     expect(source.queueListeners).toHaveLength(0);
+  });
+});
+
+describe('GenerationRelay: ends and queue positions', () => {
+  it('reports each end it sees, so the in-flight slot is freed', async () => {
+    const source = new FakeSource();
+    const finished: string[] = [];
+    const relay = new GenerationRelay({
+      source,
+      load: async () => ({ uid: 'u1', generation: generation('completed', 100) }),
+      emit: () => undefined,
+      onFinished: (uid, update) => void finished.push(`${uid}:${update.id}:${update.status}`),
+      log: { warn: () => undefined },
+    });
+    relay.start();
+    source.fire('completed');
+    await relay.stop();
+    expect(finished).toEqual(['u1:speech_1:completed']);
+  });
+
+  it('re-sends the position of the next waiting jobs once when the queue moves, and only to jobs still waiting', async () => {
+    const source = new FakeSource();
+    const emitted: Generation[] = [];
+    let headReads = 0;
+    const states: Record<string, Generation> = {
+      speech_1: generation('active', 5),
+      speech_2: { ...generation('queued', 0), id: 'speech_2', queue: { position: 1, etaMs: 900 } },
+    };
+    const relay = new GenerationRelay({
+      source,
+      load: async (_kind, id) => ({ uid: 'u1', generation: { ...states[id]! } }),
+      emit: (_uid, update) => emitted.push(update),
+      waitingHead: async () => {
+        headReads += 1;
+        return ['speech_1', 'speech_2'];
+      },
+      log: { warn: () => undefined },
+    });
+    relay.start();
+    source.fire('active', 'speech_1');
+    source.fire('progress', 'speech_1');
+    source.fire('active', 'speech_1');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await relay.stop();
+    expect(headReads).toBe(1);
+    const positions = emitted.filter((update) => update.id === 'speech_2');
+    expect(positions).toEqual([states.speech_2]);
   });
 });

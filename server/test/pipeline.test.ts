@@ -2,7 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
-import { bearer, connectUserSocket, createTestContext, eventually, REDIS_URL, type TestApp, type TestContext } from './support/app';
+import {
+  bearer,
+  connectUserSocket,
+  createTestContext,
+  eventually,
+  REDIS_URL,
+  type TestApp,
+  type TestContext,
+} from './support/app';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
@@ -114,7 +122,10 @@ describe('failures', () => {
         () => updates.find((update) => update.id === accepted.body.id && update.status === 'failed'),
         20_000,
       );
-      expect(failed.error).toEqual({ code: 'IMAGE_PROVIDER_ERROR', message: expect.stringMatching(/^Stability AI error: /) });
+      expect(failed.error).toEqual({
+        code: 'IMAGE_PROVIDER_ERROR',
+        message: expect.stringMatching(/^Stability AI error: /),
+      });
       expect((await tokens(user)).image).toBe(1);
       expect(simulator.stats().requests.image).toBeGreaterThanOrEqual(3);
     } finally {

@@ -1,7 +1,5 @@
 export type RangeRequest =
-  | { kind: 'whole' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+  { kind: 'whole' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Reads a `Range` header for a resource of `size` bytes. Only single ranges are served as 206 (what media

@@ -6,6 +6,8 @@ import type { ServerConfig } from '../config';
 export interface AuthUser {
   uid: string;
   email: string | null;
+  /** The `admin: true` custom claim (set with `getAuth().setCustomUserClaims(uid, { admin: true })`). */
+  admin?: boolean;
 }
 
 /** The one place that knows how an ID token becomes a user; HTTP and Socket.IO both ask it. */
@@ -36,7 +38,7 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
   return {
     async verify(idToken) {
       const decoded = await auth.verifyIdToken(idToken);
-      return { uid: decoded.uid, email: decoded.email ?? null };
+      return { uid: decoded.uid, email: decoded.email ?? null, admin: decoded.admin === true };
     },
     close: () => deleteApp(app),
   };

@@ -25,6 +25,7 @@ import {
   type GenerationRequest,
   type ListQuery,
   type Me,
+  type QueuePosition,
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
@@ -32,6 +33,7 @@ import type { GenerationJob, GenerationQueues } from '../queue/generation-queues
 import { CanceledSnapshots } from './canceled-snapshots';
 import { generationView, queuedView, type JobStateName } from './generation-view';
 import { IdempotencyRecords, canonicalBodyHash } from './idempotency-records';
+import { InFlightRegistry } from './in-flight-registry';
 
 const GENERATION_ID_PATTERN = /^(image|video|speech)_[a-f0-9]{32}$/;
 /** Ids older than the longest a job is kept (failed: 30 days) can only point at removed jobs. */
@@ -48,6 +50,18 @@ export interface GenerationServiceLogger {
   error(details: object, message: string): void;
 }
 
+/** What the service reports for metrics; every method is optional to listen to. */
+export interface GenerationServiceEvents {
+  quotaRefused?(kind: GenerationKind): void;
+  inFlightRefused?(kind: GenerationKind): void;
+  refunded?(kind: GenerationKind): void;
+}
+
+/** Where a waiting generation stands in its queue; null when it is not waiting. */
+export interface QueuePositions {
+  of(kind: GenerationKind, id: string): Promise<QueuePosition | null>;
+}
+
 export interface GenerationServiceOptions {
   redis: Redis;
   queues: GenerationQueues;
@@ -55,6 +69,18 @@ export interface GenerationServiceOptions {
   artifactUrl: (key: string) => string;
   log: GenerationServiceLogger;
   clock?: () => number;
+  /** Queued + active generations one user may hold (MAX_IN_FLIGHT_PER_USER); unlimited when unset. */
+  maxInFlightPerUser?: number;
+  positions?: QueuePositions;
+  events?: GenerationServiceEvents;
+}
+
+export function tooManyInFlight(count: number): ServiceError {
+  return new ServiceError(
+    429,
+    'TOO_MANY_IN_FLIGHT',
+    `You already have ${count} generations in progress. Please wait for one to finish.`,
+  );
 }
 
 /** Submitting, reading, listing and canceling generations; quotas and ownership are enforced here. */
@@ -63,6 +89,7 @@ export class GenerationService {
   private readonly cancellations: CancellationRegistry;
   private readonly idempotency: IdempotencyRecords;
   private readonly snapshots: CanceledSnapshots;
+  readonly inFlight: InFlightRegistry;
   private readonly clock: () => number;
 
   constructor(private readonly options: GenerationServiceOptions) {
@@ -71,6 +98,11 @@ export class GenerationService {
     this.cancellations = new CancellationRegistry(options.redis, options.prefix);
     this.idempotency = new IdempotencyRecords(options.redis, options.prefix);
     this.snapshots = new CanceledSnapshots(options.redis, options.prefix);
+    this.inFlight = new InFlightRegistry(
+      options.redis,
+      options.prefix,
+      options.maxInFlightPerUser ?? Number.MAX_SAFE_INTEGER,
+    );
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
@@ -107,9 +139,25 @@ export class GenerationService {
       }
     }
 
-    const outcome = await this.ledger.consume(user.uid, request.kind, id);
-    if (outcome.status === 'exhausted') {
+    // The slot is reserved before the charge: a request refused for fair use spends no token.
+    const slot = await this.reserveSlot(user.uid, id);
+    if (!slot.reserved) {
       if (ownRecord) await this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash);
+      this.options.events?.inFlightRefused?.(request.kind);
+      throw tooManyInFlight(slot.inFlight);
+    }
+    const releaseSlot = () => (slot.alreadyHeld ? Promise.resolve() : this.inFlight.release(user.uid, id));
+
+    const outcome = await this.ledger.consume(user.uid, request.kind, id).catch(async (error: unknown) => {
+      await releaseSlot().catch(() => undefined);
+      throw error;
+    });
+    if (outcome.status === 'exhausted') {
+      await Promise.allSettled([
+        releaseSlot(),
+        ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
+      ]);
+      this.options.events?.quotaRefused?.(request.kind);
       const days = daysUntilReset(outcome.lastResetMs, this.clock());
       throw new ServiceError(402, 'TOKENS_EXHAUSTED', tokensExhaustedMessage(days));
     }
@@ -122,13 +170,49 @@ export class GenerationService {
       await Promise.allSettled([
         outcome.status === 'charged' ? this.ledger.refund(user.uid, request.kind, id) : Promise.resolve(false),
         ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
+        releaseSlot(),
       ]);
       throw notReady();
     }
     if (replayed || outcome.status === 'already-charged') {
       return { generation: (await this.find(user.uid, id)) ?? queuedView(id, data), replayed: true };
     }
-    return { generation: queuedView(id, data), replayed: false };
+    return { generation: await this.withQueuePosition(queuedView(id, data)), replayed: false };
+  }
+
+  /**
+   * Reserves an in-flight slot. At the cap, ids whose jobs have ended (while no server instance was
+   * there to hear it) are pruned and the reservation is tried once more.
+   */
+  private async reserveSlot(uid: string, id: string) {
+    const first = await this.inFlight.reserve(uid, id);
+    if (first.reserved) return first;
+    const members = await this.inFlight.members(uid);
+    const ended = (
+      await Promise.all(members.map(async (member) => ((await this.hasEnded(member)) ? member : null)))
+    ).filter((member): member is string => member !== null);
+    if (ended.length === 0) return first;
+    await this.inFlight.release(uid, ...ended);
+    return this.inFlight.reserve(uid, id);
+  }
+
+  /** Gone, finished or canceled: no longer counts against the owner's in-flight cap. */
+  private async hasEnded(id: string): Promise<boolean> {
+    const kind = kindOfGenerationId(id);
+    if (kind === null) return true;
+    if (await this.cancellations.isCanceled(id)) return true;
+    const job = await this.options.queues.getJob(kind, id);
+    return job === undefined || (job.finishedOn !== undefined && job.finishedOn !== null);
+  }
+
+  /** Adds `queue: { position, etaMs }` to a generation that is still waiting to start. */
+  private async withQueuePosition(generation: Generation): Promise<Generation> {
+    if (generation.status !== 'queued' || this.options.positions === undefined) return generation;
+    const queue = await this.options.positions.of(generation.kind, generation.id).catch((error: unknown) => {
+      this.options.log.warn({ err: error, generationId: generation.id }, 'could not read the queue position');
+      return null;
+    });
+    return queue === null ? generation : { ...generation, queue };
   }
 
   async get(user: AuthUser, id: string): Promise<Generation> {
@@ -198,7 +282,8 @@ export class GenerationService {
 
     // The flag stops a worker that holds the job or takes it later; removing a waiting job spares it the trip.
     await this.cancellations.cancel(id);
-    await this.ledger.refund(user.uid, kind, id);
+    if (await this.ledger.refund(user.uid, kind, id)) this.options.events?.refunded?.(kind);
+    await this.inFlight.release(user.uid, id);
     if (state === 'waiting' || state === 'delayed' || state === 'prioritized') {
       await job.remove().catch((error: unknown) => {
         this.options.log.warn(
@@ -233,8 +318,12 @@ export class GenerationService {
   async snapshot(kind: GenerationKind, id: string): Promise<{ uid: string; generation: Generation } | null> {
     const job = await this.options.queues.getJob(kind, id);
     if (job === undefined) return null;
-    const [state, canceled] = await Promise.all([job.getState(), this.cancellations.isCanceled(id)]);
-    return { uid: job.data.uid, generation: await this.view(job, state as JobStateName, canceled) };
+    const [{ job: current, state }, canceled] = await Promise.all([
+      this.settled(job),
+      this.cancellations.isCanceled(id),
+    ]);
+    const generation = await this.withQueuePosition(this.view(current, state, canceled));
+    return { uid: job.data.uid, generation };
   }
 
   private async find(uid: string, id: string): Promise<Generation | null> {
@@ -242,8 +331,11 @@ export class GenerationService {
     if (kind === null) return null;
     const job = await this.ownJob(kind, uid, id);
     if (job === null) return this.snapshots.get(uid, id);
-    const [state, canceled] = await Promise.all([job.getState(), this.cancellations.isCanceled(id)]);
-    return this.view(job, state as JobStateName, canceled);
+    const [{ job: current, state }, canceled] = await Promise.all([
+      this.settled(job),
+      this.cancellations.isCanceled(id),
+    ]);
+    return this.withQueuePosition(this.view(current, state, canceled));
   }
 
   private async findMany(uid: string, ids: readonly string[]): Promise<Map<string, Generation>> {
@@ -260,11 +352,25 @@ export class GenerationService {
           missing.push(id);
           return;
         }
-        views.set(id, await this.view(job, (await job.getState()) as JobStateName, canceled.has(id)));
+        const { job: current, state } = await this.settled(job);
+        views.set(id, this.view(current, state, canceled.has(id)));
       }),
     );
     for (const [id, snapshot] of await this.snapshots.getMany(uid, missing)) views.set(id, snapshot);
     return views;
+  }
+
+  /**
+   * The job's state, and job data at least as new: the data was read first, so a job that ended in
+   * between is read again (a 'completed' state with the data of a running job would have no result).
+   */
+  private async settled(job: GenerationJob): Promise<{ job: GenerationJob; state: JobStateName }> {
+    const state = (await job.getState()) as JobStateName;
+    if ((state === 'completed' || state === 'failed') && !job.finishedOn) {
+      const fresh = await this.options.queues.getJob(job.data.kind, job.id!);
+      if (fresh !== undefined) return { job: fresh, state };
+    }
+    return { job, state };
   }
 
   /** Someone else's generation reads exactly like a missing one. */

@@ -2,10 +2,11 @@ import { ERROR_MESSAGES, type ApiError, type ErrorBody, type ErrorCode } from '@
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 /**
- * Codes the server answers with beyond the shared catalogue. `ALREADY_FINISHED` is proposed for
- * `@mediagen/shared` (a 409 for canceling a generation that has ended); until it lands there it lives here.
+ * Codes the server answers with beyond the shared catalogue, proposed for `@mediagen/shared`; until they
+ * land there they live here. `ALREADY_FINISHED`: a 409 for canceling a generation that has ended.
+ * `TOO_MANY_IN_FLIGHT`: a 429 when a user already has MAX_IN_FLIGHT_PER_USER generations queued or running.
  */
-export type ServerErrorCode = ErrorCode | 'ALREADY_FINISHED';
+export type ServerErrorCode = ErrorCode | 'ALREADY_FINISHED' | 'TOO_MANY_IN_FLIGHT';
 
 export interface ServerApiError {
   code: ServerErrorCode;

@@ -1,23 +1,36 @@
 import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
-import { defineAppPlugin } from './define-plugin';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** Adds `request.user` and `app.authenticate`, the hook every /api route runs first. */
-export const authPlugin = defineAppPlugin('auth', ['infrastructure'], async (app) => {
-  app.decorateRequest('user', null);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    if (token === undefined) throw new ServiceError(401, 'UNAUTHENTICATED');
-    try {
-      request.user = await app.identity.verify(token);
-    } catch {
-      throw new ServiceError(401, 'UNAUTHENTICATED');
-    }
-  });
-});
+/** The bearer token of a request, if it carries one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/**
+ * Adds `request.user` and two hooks: `app.identify` (sets `request.user` when the bearer token is valid,
+ * never refuses: the rate limiter needs to know who is asking before anyone is turned away) and
+ * `app.authenticate` (refuses a request without a valid token with 401).
+ */
+export const authPlugin = fp(
+  async (app) => {
+    app.decorateRequest('user', null);
+    app.decorate('identify', async (request: FastifyRequest) => {
+      if (request.user !== null) return;
+      const token = bearerToken(request);
+      if (token === undefined) return;
+      request.user = await app.identity.verify(token).catch(() => null);
+    });
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      await app.identify(request);
+      if (request.user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
+    });
+  },
+  { name: 'auth', dependencies: ['infrastructure'], fastify: '5.x' },
+);
 
 /** The caller of an /api route; the auth hook guarantees it. */
 export function currentUser(request: FastifyRequest): AuthUser {
@@ -27,6 +40,7 @@ export function currentUser(request: FastifyRequest): AuthUser {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    identify(request: FastifyRequest): Promise<void>;
     authenticate(request: FastifyRequest): Promise<void>;
   }
 }

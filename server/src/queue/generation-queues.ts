@@ -38,11 +38,34 @@ export interface GenerationQueues {
   publishCanceled(kind: GenerationKind, uid: string, generation: Generation): Promise<void>;
 }
 
+/**
+ * One entry of a queue's event stream. `eventId` is the stream id, which starts with the time (ms) the
+ * event was written: the delivery lag is measured from it.
+ */
+export type QueueEventListener = (kind: GenerationKind, event: QueueEventName, jobId: string, eventId: string) => void;
+export type CanceledEventListener = (kind: GenerationKind, event: CanceledStreamEvent, eventId: string) => void;
+
 /** What the socket relay needs: the event stream of each kind. */
 export interface GenerationEventSource {
-  onQueueEvent(listener: (kind: GenerationKind, event: QueueEventName, jobId: string) => void): () => void;
-  onCanceled(listener: (kind: GenerationKind, event: CanceledStreamEvent) => void): () => void;
+  onQueueEvent(listener: QueueEventListener): () => void;
+  onCanceled(listener: CanceledEventListener): () => void;
 }
+
+/** Where a waiting job stands in its queue, and what the queues look like, for positions and metrics. */
+export interface QueueInspector {
+  /** 1-based place of a job in its kind's wait list (next to run is 1); null when it is not waiting. */
+  waitingPosition(kind: GenerationKind, id: string): Promise<number | null>;
+  /** The ids of the next `count` jobs to run, first one first. */
+  waitingHead(kind: GenerationKind, count: number): Promise<string[]>;
+  /** Worker connections serving a kind (BullMQ names them), cached for a few seconds; null when unknown. */
+  workerCount(kind: GenerationKind): Promise<number | null>;
+  jobCounts(kind: GenerationKind): Promise<Record<string, number>>;
+  isPaused(kind: GenerationKind): Promise<boolean>;
+}
+
+/** The states of `mediagen_queue_jobs`. */
+export const COUNTED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
+const WORKER_COUNT_CACHE_MS = 5000;
 
 export interface QueueLogger {
   warn(details: object, message: string): void;
@@ -70,8 +93,9 @@ const RELAYED_EVENTS: readonly QueueEventName[] = [
  * BullMQ behind one adapter: a 'producer' connection (fails fast, for HTTP handlers) shared by one Queue
  * per kind, and one QueueEvents per kind on its own 'blocking' connection.
  */
-export class BullGenerationQueues implements GenerationQueues, GenerationEventSource {
+export class BullGenerationQueues implements GenerationQueues, GenerationEventSource, QueueInspector {
   private closing: Promise<void> | undefined;
+  private readonly workerCounts = new Map<GenerationKind, { at: number; count: Promise<number | null> }>();
 
   private constructor(
     readonly producer: Redis,
@@ -146,11 +170,48 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     );
   }
 
-  onQueueEvent(listener: (kind: GenerationKind, event: QueueEventName, jobId: string) => void): () => void {
+  /** The BullMQ queues themselves, for the admin UI. */
+  bullQueues(): Queue[] {
+    return GENERATION_KINDS.map((kind) => this.queues[kind] as unknown as Queue);
+  }
+
+  async waitingPosition(kind: GenerationKind, id: string): Promise<number | null> {
+    const waitKey = this.queues[kind].keys.wait!;
+    // New jobs are LPUSHed and workers take from the right, so the next job is the last element.
+    const [[, length], [, index]] = (await this.producer.multi().llen(waitKey).lpos(waitKey, id).exec()) as [
+      [Error | null, number],
+      [Error | null, number | null],
+    ];
+    return index === null ? null : length - index;
+  }
+
+  async waitingHead(kind: GenerationKind, count: number): Promise<string[]> {
+    const ids = await this.producer.lrange(this.queues[kind].keys.wait!, -count, -1);
+    return ids.reverse();
+  }
+
+  workerCount(kind: GenerationKind): Promise<number | null> {
+    const cached = this.workerCounts.get(kind);
+    if (cached !== undefined && Date.now() - cached.at < WORKER_COUNT_CACHE_MS) return cached.count;
+    // CLIENT LIST may be refused by a managed Redis; the ETA is then unknown rather than wrong.
+    const count = this.queues[kind].getWorkersCount().catch(() => null);
+    this.workerCounts.set(kind, { at: Date.now(), count });
+    return count;
+  }
+
+  jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
+    return this.queues[kind].getJobCounts(...COUNTED_JOB_STATES);
+  }
+
+  isPaused(kind: GenerationKind): Promise<boolean> {
+    return this.queues[kind].isPaused();
+  }
+
+  onQueueEvent(listener: QueueEventListener): () => void {
     const detach: (() => void)[] = [];
     for (const kind of GENERATION_KINDS) {
       for (const event of RELAYED_EVENTS) {
-        const handler = (args: { jobId: string }) => listener(kind, event, args.jobId);
+        const handler = (args: { jobId: string }, eventId: string) => listener(kind, event, args.jobId, eventId);
         const queueEvents = this.events[kind] as unknown as NodeJS.EventEmitter;
         queueEvents.on(event, handler);
         detach.push(() => queueEvents.off(event, handler));
@@ -159,10 +220,10 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     return () => detach.forEach((off) => off());
   }
 
-  onCanceled(listener: (kind: GenerationKind, event: CanceledStreamEvent) => void): () => void {
+  onCanceled(listener: CanceledEventListener): () => void {
     const detach: (() => void)[] = [];
     for (const kind of GENERATION_KINDS) {
-      const handler = (args: CanceledStreamEvent) => listener(kind, args);
+      const handler = (args: CanceledStreamEvent, eventId: string) => listener(kind, args, eventId);
       // A custom stream event: QueueEvents emits it under its own name, outside its typed event map.
       const queueEvents = this.events[kind] as unknown as NodeJS.EventEmitter;
       queueEvents.on(CANCELED_STREAM_EVENT, handler);

@@ -1,10 +1,30 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
+import { ServiceError } from '../http/errors';
 import { generationRoutes } from './generations';
 import { meRoutes } from './me';
 
-/** Everything under /api needs a valid Firebase ID token; it is checked before the body is read. */
+const ONE_MINUTE_MS = 60_000;
+
+/**
+ * Everything under /api needs a valid Firebase ID token. The caller is identified first so the rate
+ * limit (shared by every server through Redis) counts per user, or per IP before sign-in; the 401 comes
+ * after it, still before the body is read.
+ */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+  const { config } = app;
+  app.addHook('onRequest', app.identify);
+  await app.register(rateLimit, {
+    max: config.limits.rateLimitPerMinute,
+    timeWindow: ONE_MINUTE_MS,
+    redis: app.generationQueues.producer,
+    nameSpace: `${config.queuePrefix}:rate-limit:`,
+    keyGenerator: (request) => (request.user === null ? `ip:${request.ip}` : `uid:${request.user.uid}`),
+    errorResponseBuilder: () => new ServiceError(429, 'RATE_LIMITED'),
+  });
+  app.addHook('preParsing', async (request) => {
+    if (request.user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
+  });
   await app.register(generationRoutes);
   await app.register(meRoutes);
 };

@@ -2,6 +2,17 @@ import { isFinalStatus, type Generation, type GenerationKind } from '@mediagen/s
 import type { GenerationEventSource, QueueEventName } from '../queue/generation-queues';
 
 const MAX_TRACKED_JOBS = 10_000;
+/** How many of the next jobs of a kind hear their new place when the queue moves. */
+export const POSITION_UPDATES_PER_KIND = 50;
+/** Queue moves within this window are answered with one round of position updates. */
+const POSITION_REFRESH_DELAY_MS = 200;
+
+/** Where an update came from: the queue event behind it, for the delivery lag. */
+export interface UpdateOrigin {
+  kind: GenerationKind;
+  event: string;
+  eventId?: string | undefined;
+}
 
 export interface RelayLogger {
   warn(details: object, message: string): void;
@@ -11,9 +22,15 @@ interface Options {
   source: GenerationEventSource;
   /** Reads the current state of a generation and its owner; null when the job no longer exists. */
   load(kind: GenerationKind, id: string): Promise<{ uid: string; generation: Generation } | null>;
-  emit(uid: string, generation: Generation): void;
+  emit(uid: string, generation: Generation, origin?: UpdateOrigin): void;
+  /** Called when this instance sees a generation end (each instance does; it must be idempotent). */
+  onFinished?(uid: string, generation: Generation): Promise<void> | void;
+  /** The next jobs of a kind, first one first; with it, waiting jobs hear their position as the queue moves. */
+  waitingHead?(kind: GenerationKind, count: number): Promise<string[]>;
   log: RelayLogger;
 }
+
+const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed', 'failed', 'removed']);
 
 /**
  * Turns queue events into `generation:update` events for the owner. Each event re-reads the whole job,
@@ -24,28 +41,54 @@ export class GenerationRelay {
   private readonly lastProgress = new Map<string, number>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly detach: (() => void)[] = [];
+  private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
   private stopped = false;
 
   constructor(private readonly options: Options) {}
 
   start(): void {
     this.detach.push(
-      this.options.source.onQueueEvent((kind, event, jobId) =>
-        this.enqueue(jobId, () => this.relay(kind, event, jobId)),
-      ),
-      this.options.source.onCanceled((_kind, event) =>
+      this.options.source.onQueueEvent((kind, event, jobId, eventId) => {
+        this.enqueue(jobId, () => this.relay(kind, event, jobId, eventId));
+        if (QUEUE_MOVES.has(event)) this.schedulePositionRefresh(kind);
+      }),
+      this.options.source.onCanceled((kind, event, eventId) => {
         this.enqueue(event.jobId, async () => {
           this.lastProgress.delete(event.jobId);
-          this.options.emit(event.uid, JSON.parse(event.generation) as Generation);
-        }),
-      ),
+          const generation = JSON.parse(event.generation) as Generation;
+          this.options.emit(event.uid, generation, { kind, event: 'canceled', eventId });
+          await this.options.onFinished?.(event.uid, generation);
+        });
+        this.schedulePositionRefresh(kind);
+      }),
     );
+  }
+
+  /**
+   * Re-sends the state (with its new `queue` position) of the next few waiting jobs of a kind. Moves
+   * that come close together share one refresh, and only the first POSITION_UPDATES_PER_KIND jobs are
+   * read, so a long queue costs the same as a short one.
+   */
+  private schedulePositionRefresh(kind: GenerationKind): void {
+    const waitingHead = this.options.waitingHead;
+    if (waitingHead === undefined || this.stopped || this.positionRefreshes.has(kind)) return;
+    const timer = setTimeout(() => {
+      this.positionRefreshes.delete(kind);
+      if (this.stopped) return;
+      waitingHead(kind, POSITION_UPDATES_PER_KIND).then(
+        (ids) => ids.forEach((id) => this.enqueue(id, () => this.relay(kind, 'position', id, undefined))),
+        (error: unknown) => this.options.log.warn({ err: error, kind }, 'could not read the waiting jobs'),
+      );
+    }, POSITION_REFRESH_DELAY_MS);
+    this.positionRefreshes.set(kind, timer);
   }
 
   /** Stops listening and waits for the updates already being handled. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.detach.splice(0).forEach((off) => off());
+    this.positionRefreshes.forEach((timer) => clearTimeout(timer));
+    this.positionRefreshes.clear();
     await Promise.allSettled([...this.pending.values()]);
   }
 
@@ -63,7 +106,12 @@ export class GenerationRelay {
     this.pending.set(jobId, next);
   }
 
-  private async relay(kind: GenerationKind, event: QueueEventName, jobId: string): Promise<void> {
+  private async relay(
+    kind: GenerationKind,
+    event: QueueEventName | 'position',
+    jobId: string,
+    eventId: string | undefined,
+  ): Promise<void> {
     if (event === 'removed') {
       // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
       this.lastProgress.delete(jobId);
@@ -72,11 +120,15 @@ export class GenerationRelay {
     const loaded = await this.options.load(kind, jobId);
     if (loaded === null) return;
     const { uid, generation } = loaded;
+    const origin: UpdateOrigin = { kind, event, eventId };
     if (isFinalStatus(generation.status)) {
       this.lastProgress.delete(jobId);
-      this.options.emit(uid, generation);
+      this.options.emit(uid, generation, origin);
+      await this.options.onFinished?.(uid, generation);
       return;
     }
+    // A position refresh only speaks to jobs still waiting; anything else has its own events.
+    if (event === 'position' && (generation.status !== 'queued' || generation.queue === undefined)) return;
     // A worker often takes a job before its 'waiting' event is read back; the owner still hears that it
     // was queued first, and the 'active' event that follows brings the current state.
     if (event === 'waiting' && generation.status === 'active' && !this.lastProgress.has(jobId)) {
@@ -91,6 +143,6 @@ export class GenerationRelay {
     this.lastProgress.set(jobId, generation.progress);
     // Jobs that end without this server hearing it (removed by retention) must not pile up.
     if (this.lastProgress.size > MAX_TRACKED_JOBS) this.lastProgress.delete(this.lastProgress.keys().next().value!);
-    this.options.emit(uid, generation);
+    this.options.emit(uid, generation, origin);
   }
 }

@@ -26,3 +26,17 @@ export async function createTestUser(): Promise<TestUser> {
   const body = (await response.json()) as { localId: string; idToken: string };
   return { uid: body.localId, email, idToken: body.idToken };
 }
+
+/** Signs an existing emulator account in again, so the new ID token carries its current custom claims. */
+export async function signIn(email: string): Promise<string> {
+  const response = await fetch(
+    `http://${authEmulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'password-123', returnSecureToken: true }),
+    },
+  );
+  if (!response.ok) throw new Error(`signIn failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { idToken: string }).idToken;
+}
