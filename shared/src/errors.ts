@@ -9,6 +9,8 @@ export const ERROR_MESSAGES = {
   INVALID_REQUEST: 'Invalid request.',
   PAYLOAD_TOO_LARGE: 'Request body is too large.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used for a different request.',
+  ALREADY_FINISHED: 'This generation has already finished and can no longer be canceled.',
+  TOO_MANY_IN_FLIGHT: 'You already have generations in progress. Please wait for one to finish.',
   RATE_LIMITED: 'Too many requests. Please slow down and try again shortly.',
   NOT_READY: 'The service is temporarily unavailable. Please try again shortly.',
   INTERNAL: 'Something went wrong. Please try again.',
@@ -60,6 +62,10 @@ export function apiError(code: ErrorCode, detail?: string): ApiError {
 
 export function tokensExhaustedMessage(days: number): string {
   return `Your free tokens are over. Tokens will reset in ${days} days. Please purchase a subscription for unlimited access.`;
+}
+
+export function tooManyInFlightMessage(count: number): string {
+  return `You already have ${count} generations in progress. Please wait for one to finish.`;
 }
 
 export function blockedPromptMessage(words: readonly string[]): string {

@@ -19,6 +19,7 @@ import {
   parseGenerationRequest,
   resetsAt,
   tokensExhaustedMessage,
+  tooManyInFlightMessage,
   type Generation,
   type GenerationKind,
   type GenerationList,
@@ -76,11 +77,7 @@ export interface GenerationServiceOptions {
 }
 
 export function tooManyInFlight(count: number): ServiceError {
-  return new ServiceError(
-    429,
-    'TOO_MANY_IN_FLIGHT',
-    `You already have ${count} generations in progress. Please wait for one to finish.`,
-  );
+  return new ServiceError(429, 'TOO_MANY_IN_FLIGHT', tooManyInFlightMessage(count));
 }
 
 /** Submitting, reading, listing and canceling generations; quotas and ownership are enforced here. */

@@ -1,25 +1,13 @@
 import { ERROR_MESSAGES, type ApiError, type ErrorBody, type ErrorCode } from '@mediagen/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
-/**
- * Codes the server answers with beyond the shared catalogue, proposed for `@mediagen/shared`; until they
- * land there they live here. `ALREADY_FINISHED`: a 409 for canceling a generation that has ended.
- * `TOO_MANY_IN_FLIGHT`: a 429 when a user already has MAX_IN_FLIGHT_PER_USER generations queued or running.
- */
-export type ServerErrorCode = ErrorCode | 'ALREADY_FINISHED' | 'TOO_MANY_IN_FLIGHT';
-
-export interface ServerApiError {
-  code: ServerErrorCode;
-  message: string;
-}
-
 /** An expected failure with its HTTP status; services throw it, the one error handler answers it. */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
   constructor(
     readonly statusCode: number,
-    readonly code: ServerErrorCode,
-    message: string = code in ERROR_MESSAGES ? ERROR_MESSAGES[code as ErrorCode] : code,
+    readonly code: ErrorCode,
+    message: string = ERROR_MESSAGES[code],
   ) {
     super(message);
   }
@@ -28,7 +16,7 @@ export class ServiceError extends Error {
     return new ServiceError(statusCode, error.code, error.message);
   }
 
-  toBody(): { error: ServerApiError } {
+  toBody(): { error: ApiError } {
     return { error: { code: this.code, message: this.message } };
   }
 }
@@ -56,7 +44,7 @@ export function isRedisUnavailableError(error: unknown): boolean {
   return REDIS_DOWN_MESSAGES.some((fragment) => error.message.includes(fragment));
 }
 
-const FASTIFY_CODE_STATUS: Record<string, [number, ServerErrorCode]> = {
+const FASTIFY_CODE_STATUS: Record<string, [number, ErrorCode]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, 'INVALID_REQUEST'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_REQUEST'],
@@ -70,7 +58,7 @@ function statusCodeOf(error: FastifyError): number | undefined {
 }
 
 /** Maps any thrown error to the one error shape; 5xx details are logged, never sent. */
-export function toErrorResponse(error: FastifyError): { status: number; body: ErrorBody | { error: ServerApiError } } {
+export function toErrorResponse(error: FastifyError): { status: number; body: ErrorBody | { error: ApiError } } {
   if (error instanceof ServiceError) return { status: error.statusCode, body: error.toBody() };
   if (error.validation) {
     return { status: 400, body: { error: { code: 'INVALID_REQUEST', message: error.message } } };
@@ -92,7 +80,7 @@ export function toErrorResponse(error: FastifyError): { status: number; body: Er
   if (status === 429)
     return { status, body: { error: { code: 'RATE_LIMITED', message: ERROR_MESSAGES.RATE_LIMITED } } };
   if (status !== undefined && status < 500) {
-    const code: ServerErrorCode =
+    const code: ErrorCode =
       status === 401
         ? 'UNAUTHENTICATED'
         : status === 403
