@@ -1,0 +1,134 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from './support/browser';
+import {
+  expectNoConsoleErrors,
+  presetTheme,
+  saveScreenshot,
+  SCREENSHOT_DIR,
+  waitForImages,
+  type Theme,
+} from './support/app';
+
+const { client } = inject('stack');
+
+/** Every route of the spec, an unknown one, and the heading a visitor should see there. */
+const ROUTES = [
+  { name: 'home', path: '/', heading: 'Transform Your Ideas Into Reality' },
+  { name: 'about', path: '/about', heading: 'Our Vision' },
+  { name: 'services', path: '/services', heading: 'Everything you need to create' },
+  { name: 'pricing', path: '/pricing', heading: 'Simple, transparent pricing' },
+  { name: 'guide', path: '/guide', heading: 'Prompt Guide' },
+  { name: 'dashboard', path: '/dashboard', heading: 'Creator Dashboard' },
+  { name: 'login', path: '/login', heading: 'Welcome Back' },
+  { name: 'payment', path: '/payment', heading: 'Payment' },
+  { name: 'not-found', path: '/no-such-page', heading: 'Page not found' },
+] as const;
+
+const WIDTHS = [375, 768, 1280] as const;
+const THEMES: Theme[] = ['light', 'dark'];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('every route', () => {
+  for (const width of WIDTHS) {
+    for (const theme of THEMES) {
+      it(`renders without console errors at ${width} px in the ${theme} theme`, async () => {
+        // The OS preference says the opposite, so the stored theme is what decides.
+        const { page, context, errors } = await openPage(browser, { width, height: 800, dark: theme === 'light' });
+        try {
+          await presetTheme(page, theme);
+          for (const route of ROUTES) {
+            await page.goto(`${client}${route.path}`);
+            const heading = page.getByRole('heading', { level: 1 });
+            await heading.waitFor();
+            expect(await heading.textContent(), route.path).toBe(route.heading);
+            expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), route.path).toBe(
+              theme === 'dark',
+            );
+            // Both toggles say what they would switch to.
+            await page
+              .getByRole('button', { name: theme === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode' })
+              .waitFor();
+
+            // Nothing sticks out sideways, and every picture has loaded.
+            const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            expect(overflow, `${route.path} is wider than the ${width} px viewport`).toBeLessThanOrEqual(0);
+            await saveScreenshot(page, `${route.name}-${width}-${theme}`);
+            // The screenshot has shown the whole page, so lazy pictures have loaded too.
+            await waitForImages(page);
+            const broken = await page.evaluate(() =>
+              [...document.images].filter((image) => image.naturalWidth === 0).map((image) => image.src),
+            );
+            expect(broken, `${route.path} has broken images`).toEqual([]);
+
+            // The mobile bottom bar below md, the top navigation from md up.
+            const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
+            const mainNav = page.getByRole('navigation', { name: 'Main' });
+            expect(await mobileNav.isVisible()).toBe(width < 768);
+            expect(await mainNav.isVisible()).toBe(width >= 768);
+            const nav = width < 768 ? mobileNav : mainNav;
+            for (const label of ['Home', 'About Us', 'Services', 'Pricing', 'Guide']) {
+              expect(await nav.getByRole('link', { name: label }).isVisible(), `${label} link on ${route.path}`).toBe(
+                true,
+              );
+            }
+
+            expectNoConsoleErrors(errors, `${route.path} (${width} px, ${theme})`);
+          }
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  it('reaches /payment from a pricing plan with the plan chosen', async () => {
+    const { page, context, errors } = await openPage(browser);
+    try {
+      await page.goto(`${client}/pricing`);
+      await page.getByRole('button', { name: 'Yearly (Save 20%)' }).click();
+      await page.getByRole('button', { name: 'Start Free Trial' }).click();
+      await page.waitForURL(`${client}/payment`);
+      await page.getByText('Selected plan').waitFor();
+      await page.getByText('Pro', { exact: true }).waitFor();
+      await page.getByText(/\$279/).waitFor();
+      expectNoConsoleErrors(errors, 'pricing → payment');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+afterAll(() => {
+  const lines = [
+    '# Screenshots',
+    '',
+    'Written by the browser tests (`npx vitest run --project e2e`): every route at 375, 768 and 1280 px wide,',
+    'in the light and the dark theme (full page, JPEG), plus the signed-in dashboard with an image, a video',
+    'and a speech result shown. `not-found` is an unknown route (`/no-such-page`); `payment` is opened',
+    'directly, so it shows its no-plan state.',
+    '',
+    '| route | path | 375 px | 768 px | 1280 px |',
+    '| --- | --- | --- | --- | --- |',
+    ...ROUTES.map(({ name, path }) => {
+      const cells = WIDTHS.map((width) =>
+        THEMES.map((theme) => `[${theme}](${name}-${width}-${theme}.jpg)`).join(' · '),
+      );
+      return `| ${name} | \`${path}\` | ${cells.join(' | ')} |`;
+    }),
+    '',
+    'Signed in, with results: [light](dashboard-signed-in-1280-light.jpg) · [dark](dashboard-signed-in-1280-dark.jpg)',
+    '(written by `generate.e2e.ts`).',
+    '',
+  ];
+  writeFileSync(resolve(SCREENSHOT_DIR, 'README.md'), lines.join('\n'));
+});

@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../screenshots');
+
+export type Theme = 'light' | 'dark';
+
+/** A fresh address per test, so every test starts with a full token allowance. */
+export function uniqueEmail(label: string): string {
+  return `e2e-${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+export const PASSWORD = 'secret-pass-123';
+
+/** Creates an account straight on the auth emulator, for tests that are not about signing up. */
+export async function createUser(emulator: string, email: string, password = PASSWORD): Promise<void> {
+  const response = await fetch(`http://${emulator}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!response.ok) throw new Error(`emulator sign-up failed: ${response.status} ${await response.text()}`);
+}
+
+/** Signs in the way a returning user does: the Welcome Back page, then the dashboard. */
+export async function signInThroughLoginPage(
+  page: Page,
+  client: string,
+  email: string,
+  password = PASSWORD,
+): Promise<void> {
+  await page.goto(`${client}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL(`${client}/dashboard`);
+  // The welcome toast comes once the API has answered /api/me: the session reached the server.
+  await page.getByText(/^Welcome! You have \d+ image/).waitFor();
+}
+
+/** The theme as the app persists it (zustand's persist format), set before any script runs. */
+export async function presetTheme(page: Page, theme: Theme): Promise<void> {
+  await page.addInitScript((isDark) => {
+    localStorage.setItem('theme-storage', JSON.stringify({ state: { isDark }, version: 0 }));
+  }, theme === 'dark');
+}
+
+/**
+ * A whole-page JPEG. The viewport is stretched to the page's height first, rather than using
+ * Playwright's fullPage, which paints fixed bars (the mobile bottom bar) in the middle of the picture
+ * and leaves lazy images below the fold unloaded.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = resolve(SCREENSHOT_DIR, `${name}.jpg`);
+  const viewport = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+  try {
+    await waitForImages(page);
+    await page.screenshot({ path, type: 'jpeg', quality: 70, animations: 'disabled' });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+  return path;
+}
+
+/** Resolves once every <img> on the page has finished loading (or failed). */
+export async function waitForImages(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete), null, { timeout: 10_000 });
+}
+
+/** Waits for every toast to time out, so none covers a screenshot. */
+export async function waitForToastsToClear(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('[data-sonner-toast]').length === 0, null, {
+    timeout: 10_000,
+  });
+}
+
+/** Console errors and uncaught exceptions fail a test: a user would not see them, but they mean something broke. */
+export function expectNoConsoleErrors(errors: string[], where: string): void {
+  expect(errors, `console errors on ${where}`).toEqual([]);
+}
