@@ -27,6 +27,8 @@ export interface GenerationJobData<K extends GenerationKind = GenerationKind> {
   kind: K;
   request: RequestByKind[K];
   createdAt: number;
+  /** When a worker first took the job; the job deadline counts from here across polls and retries. */
+  startedAt?: number;
   video?: VideoProgressState;
   /** Set by the worker when a job fails for good, so readers get the catalogue code and message. */
   error?: { code: string; message: string };

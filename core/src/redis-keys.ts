@@ -15,3 +15,13 @@ export function userKeys(prefix: string, uid: string) {
 export function cancelKey(prefix: string, generationId: string): string {
   return `${prefix}:cancel:${generationId}`;
 }
+
+/** Pub/sub channel carrying the id of every newly canceled generation (see CancellationRegistry). */
+export function cancellationChannel(prefix: string): string {
+  return `${prefix}:cancellations`;
+}
+
+/** Provider task id → generation id, written when a video task starts, so operators can look a job up by task. */
+export function videoTaskKey(prefix: string, taskId: string): string {
+  return `${prefix}:video-task:${taskId}`;
+}

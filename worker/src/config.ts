@@ -1,12 +1,34 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
-import { GENERATION_KINDS, VIDEO_MAX_POLLS, VIDEO_POLL_INTERVAL_MS, isPlaceholderValue, type GenerationKind } from '@mediagen/shared';
+import {
+  GENERATION_KINDS,
+  VIDEO_MAX_POLLS,
+  VIDEO_POLL_INTERVAL_MS,
+  isPlaceholderValue,
+  type GenerationKind,
+} from '@mediagen/shared';
 
 const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:4010';
 
 const kindList = z
   .string()
-  .transform((value) => value.split(',').map((kind) => kind.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((kind) => kind.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(GENERATION_KINDS)).min(1));
+
+/** `max/durationMs`, e.g. `10/1000`: at most 10 jobs of that kind start per second, across all workers. */
+const rateLimit = z
+  .string()
+  .regex(/^\d+\/\d+$/, 'must look like max/durationMs, e.g. 10/1000')
+  .transform((value) => {
+    const [max, duration] = value.split('/').map(Number) as [number, number];
+    return { max, duration };
+  })
+  .refine((limit) => limit.max >= 1 && limit.duration >= 1, 'max and durationMs must both be at least 1');
 
 const envSchema = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
@@ -17,6 +39,23 @@ const envSchema = z.object({
   CONCURRENCY_VIDEO: z.coerce.number().int().min(1).max(500).default(20),
   CONCURRENCY_SPEECH: z.coerce.number().int().min(1).max(500).default(4),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  WORKER_NAME: z.string().min(1).optional(),
+  WORKER_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  WORKER_METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  JOB_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60_000),
+  BREAKER_FAILURE_THRESHOLD: z.coerce.number().min(1).max(100).default(50),
+  BREAKER_VOLUME_THRESHOLD: z.coerce.number().int().min(1).default(10),
+  BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),
+  RATE_LIMIT_DEFAULT_MS: z.coerce.number().int().min(1).default(1000),
+  RATE_LIMIT_IMAGE: rateLimit.optional(),
+  RATE_LIMIT_VIDEO: rateLimit.optional(),
+  RATE_LIMIT_SPEECH: rateLimit.optional(),
   VIDEO_POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(VIDEO_POLL_INTERVAL_MS),
   VIDEO_MAX_POLLS: z.coerce.number().int().min(1).default(VIDEO_MAX_POLLS),
   SIMULATOR_URL: z.string().url().default(DEFAULT_SIMULATOR_URL),
@@ -37,6 +76,15 @@ export interface ProviderEndpoint {
   simulated: boolean;
 }
 
+export interface BreakerSettings {
+  /** Percentage of failed calls in the window above which the breaker opens. */
+  failureThresholdPercent: number;
+  /** Calls needed in the window before the percentage counts, so one early failure cannot open it. */
+  volumeThreshold: number;
+  windowMs: number;
+  cooldownMs: number;
+}
+
 export interface WorkerConfig {
   redisUrl: string;
   queuePrefix: string;
@@ -44,6 +92,18 @@ export interface WorkerConfig {
   kinds: GenerationKind[];
   concurrency: Record<GenerationKind, number>;
   shutdownGraceMs: number;
+  /** Recorded on each job it runs (BullMQ processedBy); default host:pid. */
+  workerName: string;
+  /** BullMQ lock duration and stalled-check interval: how soon a job of a crashed worker is taken over. */
+  lockMs: number;
+  /** null: no metrics endpoint. */
+  metrics: { port: number; host: string } | null;
+  jobDeadlineMs: number;
+  breaker: BreakerSettings;
+  /** Pause of a queue after a 429 without a usable Retry-After. */
+  defaultRetryAfterMs: number;
+  /** Static per-kind limits from RATE_LIMIT_<KIND>. */
+  rateLimits: Partial<Record<GenerationKind, { max: number; duration: number }>>;
   videoPolling: { intervalMs: number; maxPolls: number };
   stability: ProviderEndpoint & { engine: string; timeoutMs: number };
   minimax: ProviderEndpoint & { groupId: string };
@@ -91,6 +151,22 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv): WorkerConfig {
     kinds: [...new Set(e.WORKER_KINDS)],
     concurrency: { image: e.CONCURRENCY_IMAGE, video: e.CONCURRENCY_VIDEO, speech: e.CONCURRENCY_SPEECH },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    workerName: e.WORKER_NAME ?? `${hostname()}:${process.pid}`,
+    lockMs: e.WORKER_LOCK_MS,
+    metrics: e.WORKER_METRICS_PORT === 0 ? null : { port: e.WORKER_METRICS_PORT, host: e.WORKER_METRICS_HOST },
+    jobDeadlineMs: e.JOB_DEADLINE_MS,
+    breaker: {
+      failureThresholdPercent: e.BREAKER_FAILURE_THRESHOLD,
+      volumeThreshold: e.BREAKER_VOLUME_THRESHOLD,
+      windowMs: e.BREAKER_WINDOW_MS,
+      cooldownMs: e.BREAKER_COOLDOWN_MS,
+    },
+    defaultRetryAfterMs: e.RATE_LIMIT_DEFAULT_MS,
+    rateLimits: Object.fromEntries(
+      (['image', 'video', 'speech'] as const)
+        .map((kind) => [kind, e[`RATE_LIMIT_${kind.toUpperCase() as Uppercase<GenerationKind>}`]] as const)
+        .filter(([, limit]) => limit !== undefined),
+    ),
     videoPolling: { intervalMs: e.VIDEO_POLL_INTERVAL_MS, maxPolls: e.VIDEO_MAX_POLLS },
     stability: {
       ...endpoint(e.STABILITY_API_KEY, e.STABILITY_API_BASE, simulator),

@@ -1,4 +1,5 @@
-import { ERROR_MESSAGES, type ErrorCode } from '@mediagen/shared';
+import { ERROR_MESSAGES, type ErrorCode, type GenerationKind } from '@mediagen/shared';
+import type { CallOutcome } from './providers/provider-calls';
 
 /**
  * A failure with the spec's catalogue code and message. `retryable` sorts provider errors into
@@ -9,14 +10,33 @@ export class GenerationError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly retryable: boolean,
+    /** How the provider call behind this error ended, for metrics; undefined when no call was involved. */
+    readonly outcome?: CallOutcome,
   ) {
     super(message);
     this.name = 'GenerationError';
   }
 
-  static of(code: ErrorCode, options: { detail?: string; retryable: boolean }): GenerationError {
-    return new GenerationError(code, ERROR_MESSAGES[code] + (options.detail ?? ''), options.retryable);
+  static of(code: ErrorCode, options: { detail?: string; retryable: boolean; outcome?: CallOutcome }): GenerationError {
+    return new GenerationError(code, ERROR_MESSAGES[code] + (options.detail ?? ''), options.retryable, options.outcome);
   }
+}
+
+export function canceledError(): GenerationError {
+  return GenerationError.of('CANCELED', { retryable: false });
+}
+
+/**
+ * shared/ has no code for a job that ran past its deadline; video has the spec's timeout message, the
+ * others keep their kind's failure code with a message that says what happened.
+ */
+export function deadlineError(kind: GenerationKind): GenerationError {
+  if (kind === 'video') return GenerationError.of('VIDEO_TIMED_OUT', { retryable: false });
+  return new GenerationError(
+    kind === 'image' ? 'IMAGE_FAILED' : 'SPEECH_FAILED',
+    'Generation took too long - please try again',
+    false,
+  );
 }
 
 export function isRetryableStatus(status: number): boolean {

@@ -1,2 +1,4 @@
 export { loadWorkerConfig, type WorkerConfig } from './config';
 export { startGenerationWorkers, type GenerationWorkers } from './generation-workers';
+export { WorkerMetrics } from './observability/worker-metrics';
+export { startMetricsServer, type MetricsServer } from './observability/metrics-server';

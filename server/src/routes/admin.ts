@@ -11,7 +11,6 @@ import { adminLoginPage } from './admin-login-page';
 
 const QUEUES_PATH = '/admin/queues';
 
-type BoardServerAdapter = Parameters<typeof createBullBoard>[0]['serverAdapter'];
 
 type AdminCheck = { outcome: 'admin'; uid: string } | { outcome: 'anonymous' } | { outcome: 'forbidden' };
 
@@ -108,9 +107,7 @@ export const adminRoutes: FastifyPluginAsync<Options> = async (app, options) => 
     serverAdapter.setBasePath(QUEUES_PATH);
     createBullBoard({
       queues: app.generationQueues.bullQueues().map((queue) => new BullMQAdapter(queue)),
-      // @bull-board/fastify 9.10.1 brings its own @bull-board/api 9.10.1 typings, which clash with the
-      // 9.10.2 installed here on a private field only; at run time the adapter uses none of them.
-      serverAdapter: serverAdapter as unknown as BoardServerAdapter,
+      serverAdapter,
       options: { uiConfig: { boardTitle: 'MediaGen queues' } },
     });
     await board.register(serverAdapter.registerPlugin(), { prefix: QUEUES_PATH });

@@ -1,14 +1,10 @@
 import type { Job } from 'bullmq';
-import type {
-  ArtifactStore,
-  CancellationRegistry,
-  GenerationJobData,
-  GenerationJobResult,
-} from '@mediagen/core';
+import type { ArtifactStore, CancellationRegistry, GenerationJobData, GenerationJobResult } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
-import { GenerationError } from '../generation-error';
+import { canceledError } from '../generation-error';
 import type { MiniMaxClient } from '../providers/minimax-client';
 import type { OpenAISpeechClient } from '../providers/openai-speech-client';
+import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
 
 export interface VideoPolling {
@@ -23,25 +19,38 @@ export interface ProcessorContext {
   minimax: MiniMaxClient;
   speech: OpenAISpeechClient;
   videoPolling: VideoPolling;
+  /** Remembers which generation owns a provider task, for operators searching by task id. */
+  indexVideoTask(taskId: string, generationId: string): Promise<void>;
+}
+
+/** One run of a processor: its BullMQ lock token, the signal that stops it, and its provider-call gate. */
+export interface JobAttempt {
+  token: string | undefined;
+  /** Fires on cancel, on the job deadline and at shutdown hand-back; its reason is how the job ends. */
+  signal: AbortSignal;
+  /** Sends one provider call through the provider's breaker, with a metric and a job log line. */
+  call<T>(provider: ProviderName, call: ProviderCall, action: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export type GenerationProcessor<K extends GenerationKind> = (
   job: Job<GenerationJobData<K>, GenerationJobResult>,
-  token: string | undefined,
+  attempt: JobAttempt,
 ) => Promise<GenerationJobResult>;
 
-export async function throwIfCanceled(context: ProcessorContext, job: Job): Promise<void> {
-  if (await context.cancellations.isCanceled(job.id!)) throw GenerationError.of('CANCELED', { retryable: false });
+export async function throwIfCanceled(context: ProcessorContext, job: Job, attempt?: JobAttempt): Promise<void> {
+  attempt?.signal.throwIfAborted();
+  if (await context.cancellations.isCanceled(job.id!)) throw canceledError();
 }
 
 export async function storeResult(
   context: ProcessorContext,
   job: Job,
+  attempt: JobAttempt,
   bytes: Uint8Array,
   mimeType: string,
 ): Promise<GenerationJobResult> {
   // A result that arrives after a cancel is dropped, not stored.
-  await throwIfCanceled(context, job);
+  await throwIfCanceled(context, job, attempt);
   const artifact = await context.artifacts.save(job.id!, bytes, mimeType);
   await job.log(`stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType})`);
   return { artifactKey: artifact.key, mimeType: artifact.mimeType, bytes: artifact.bytes };

@@ -14,6 +14,14 @@ export interface JsonResponse {
 /** A transport failure: no HTTP answer at all (refused, reset, dropped, timed out). */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
+
+  constructor(
+    message: string,
+    /** `timeout`: no answer within the call's budget; `http_5xx`: an answer the caller treats as none. */
+    readonly outcome: 'network' | 'timeout' | 'http_5xx' = 'network',
+  ) {
+    super(message);
+  }
 }
 
 export interface CallOptions {
@@ -24,11 +32,23 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-function toNetworkError(error: unknown, url: string, timeoutMs: number): NetworkError {
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new NetworkError(`timed out after ${timeoutMs} ms: ${url}`);
-  }
+/**
+ * The caller's signal (cancel, deadline, shutdown) carries the error the job should end with, so an
+ * aborted call rethrows that reason untouched; anything else is a transport failure.
+ */
+function toNetworkError(error: unknown, url: string, timeoutMs: number, caller: AbortSignal | undefined): unknown {
+  if (caller?.aborted) return caller.reason;
+  const timedOut =
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    (error instanceof Error && error.name === 'TimeoutError');
+  if (timedOut) return new NetworkError(`timed out after ${timeoutMs} ms: ${url}`, 'timeout');
   return new NetworkError(error instanceof Error ? error.message : String(error));
+}
+
+function withTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
 }
 
 /** One HTTP call with an explicit timeout; every provider client goes through here. */
@@ -44,7 +64,7 @@ export async function callJson(url: string, options: CallOptions): Promise<JsonR
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      signal: options.signal ?? AbortSignal.timeout(options.timeoutMs),
+      signal: withTimeout(options.signal, options.timeoutMs),
     });
     const text = await response.body.text();
     let json: unknown;
@@ -55,26 +75,33 @@ export async function callJson(url: string, options: CallOptions): Promise<JsonR
     }
     return { status: response.statusCode, headers: response.headers, json, text };
   } catch (error) {
-    throw toNetworkError(error, url, options.timeoutMs);
+    throw toNetworkError(error, url, options.timeoutMs, options.signal);
   }
 }
 
 export async function downloadBytes(
   url: string,
   timeoutMs: number,
-): Promise<{ status: number; bytes: Uint8Array; contentType: string | undefined }> {
+  signal?: AbortSignal,
+): Promise<{ status: number; bytes: Uint8Array; contentType: string | undefined; headers: JsonResponse['headers'] }> {
   try {
     const response = await request(url, {
       method: 'GET',
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       dispatcher: redirectingAgent,
+      ...(signal === undefined ? {} : { signal }),
     });
     const bytes = new Uint8Array(await response.body.arrayBuffer());
     const contentType = response.headers['content-type'];
-    return { status: response.statusCode, bytes, contentType: Array.isArray(contentType) ? contentType[0] : contentType };
+    return {
+      status: response.statusCode,
+      bytes,
+      contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+      headers: response.headers,
+    };
   } catch (error) {
-    throw toNetworkError(error, url, timeoutMs);
+    throw toNetworkError(error, url, timeoutMs, signal);
   }
 }
 

@@ -1,6 +1,7 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { SPEECH_DEFAULTS } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
+import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 
 export interface OpenAISpeechConfig {
   baseUrl: string;
@@ -16,7 +17,10 @@ export interface SpeechInput {
   speed: number;
 }
 
-/** Text to speech through the official `openai` client (it retries 408, 409, 429 and 5xx itself). */
+/**
+ * Text to speech through the official `openai` client. It retries 408, 409, 429 and 5xx itself (spec §9),
+ * so one call here may be several HTTP requests; a 429 that survives those retries pauses the queue.
+ */
 export class OpenAISpeechClient {
   private readonly client: OpenAI;
 
@@ -29,27 +33,50 @@ export class OpenAISpeechClient {
     });
   }
 
-  async synthesize(speech: SpeechInput): Promise<{ bytes: Uint8Array; mimeType: string }> {
+  async synthesize(speech: SpeechInput, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mimeType: string }> {
     try {
-      const response = await this.client.audio.speech.create({
-        model: SPEECH_DEFAULTS.model,
-        voice: speech.voice,
-        input: speech.input,
-        speed: speech.speed,
-        response_format: SPEECH_DEFAULTS.responseFormat,
-      });
+      const response = await this.client.audio.speech.create(
+        {
+          model: SPEECH_DEFAULTS.model,
+          voice: speech.voice,
+          input: speech.input,
+          speed: speech.speed,
+          response_format: SPEECH_DEFAULTS.responseFormat,
+        },
+        signal === undefined ? {} : { signal },
+      );
       const bytes = new Uint8Array(await response.arrayBuffer());
-      if (bytes.byteLength === 0) throw GenerationError.of('SPEECH_FAILED', { retryable: true });
+      if (bytes.byteLength === 0) throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'malformed' });
       return { bytes, mimeType: response.headers.get('content-type') ?? 'audio/mpeg' };
     } catch (error) {
+      // Canceled, past its deadline or handed back at shutdown: the reason is the job's answer.
+      if (signal?.aborted) throw signal.reason;
       if (error instanceof GenerationError) throw error;
-      if (error instanceof APIConnectionError) throw GenerationError.of('SPEECH_FAILED', { retryable: true });
+      if (error instanceof APIConnectionTimeoutError) {
+        throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'timeout' });
+      }
+      if (error instanceof APIConnectionError)
+        throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'network' });
+      if (error instanceof APIError && error.status === 429) {
+        throw new ProviderBusyError(
+          'openai',
+          'rate_limited',
+          parseRetryAfter(error.headers?.get('retry-after')),
+          'HTTP 429',
+        );
+      }
       // Spec §8: 'Failed to generate speech' or the error's own message.
       if (error instanceof APIError) {
         const message = (error.error as { message?: string } | undefined)?.message ?? error.message;
-        throw new GenerationError('SPEECH_FAILED', message || 'Failed to generate speech', isRetryableStatus(error.status ?? 500));
+        const status = error.status ?? 500;
+        throw new GenerationError(
+          'SPEECH_FAILED',
+          message || 'Failed to generate speech',
+          isRetryableStatus(status),
+          outcomeOfStatus(status),
+        );
       }
-      throw GenerationError.of('SPEECH_FAILED', { retryable: true });
+      throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'malformed' });
     }
   }
 }

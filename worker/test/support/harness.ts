@@ -1,10 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  CancellationRegistry,
   QuotaLedger,
   connectRedis,
   generationJobOptions,
@@ -18,6 +20,34 @@ import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers, type WorkerConfig } from '../../src';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const WORKSPACE_ROOT = resolve(import.meta.dirname, '../../..');
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  what = 'a condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A worker started as its own OS process (`tsx worker/src/main.ts`), as in production. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  pid: number;
+  /** WORKER_NAME, as recorded in processedBy of the jobs it takes. */
+  name: string;
+  output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  /** Signals the worker's whole process group (tsx and the node process running the worker). */
+  kill(signal: NodeJS.Signals): void;
+}
 
 /** One isolated world per test file: its own key prefix, simulator, data directory and workers. */
 export class WorkerHarness {
@@ -26,11 +56,13 @@ export class WorkerHarness {
   redis!: Redis;
   ledger!: QuotaLedger;
   config!: WorkerConfig;
-  private dataDir!: string;
+  dataDir!: string;
+  cancellations!: CancellationRegistry;
   private readonly queues = new Map<GenerationKind, Queue>();
   private readonly events = new Map<GenerationKind, QueueEvents>();
   private readonly eventConnections: Redis[] = [];
   private readonly pools: GenerationWorkers[] = [];
+  private readonly processes: WorkerProcess[] = [];
 
   async start(simulatorOptions: SimulatorOptions = {}, env: Record<string, string> = {}): Promise<void> {
     this.simulator = createSimulator({ videoQueueingMs: 100, videoProcessingMs: 200, ...simulatorOptions });
@@ -47,6 +79,7 @@ export class WorkerHarness {
     });
     this.redis = await connectRedis(REDIS_URL, 'producer');
     this.ledger = new QuotaLedger(this.redis, this.prefix);
+    this.cancellations = new CancellationRegistry(this.redis, this.prefix);
     for (const kind of GENERATION_KINDS) {
       this.queues.set(kind, new Queue(queueName(kind), { connection: this.redis, prefix: this.prefix }));
       const connection = await connectRedis(REDIS_URL, 'blocking');
@@ -63,6 +96,54 @@ export class WorkerHarness {
     return pool;
   }
 
+  /** Starts `worker/src/main.ts` in a child process against this harness's Redis prefix and simulator. */
+  async spawnWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
+    const name = env.WORKER_NAME ?? `worker-${randomUUID().slice(0, 8)}`;
+    const child = spawn(join(WORKSPACE_ROOT, 'node_modules/.bin/tsx'), ['worker/src/main.ts'], {
+      cwd: WORKSPACE_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        REDIS_URL,
+        QUEUE_PREFIX: this.prefix,
+        DATA_DIR: this.dataDir,
+        SIMULATOR_URL: this.simulator.url,
+        VIDEO_POLL_INTERVAL_MS: '40',
+        WORKER_METRICS_PORT: '0',
+        ...env,
+        WORKER_NAME: name,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: tsx runs the worker in a child node process, and only a signal to the
+      // whole group reaches both (tsx relays SIGTERM itself, but nothing can relay SIGKILL).
+      detached: true,
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // already gone
+      }
+    };
+    const worker: WorkerProcess = { child, pid: child.pid!, name, output: () => output, exited, kill };
+    this.processes.push(worker);
+    await Promise.race([
+      waitFor(() => /\[worker\] \S+ running/.test(output), 30_000, 'the worker process to start'),
+      exited.then((code) => {
+        throw new Error(`worker process exited with ${code} before starting:\n${output}`);
+      }),
+    ]);
+    return worker;
+  }
+
+  /** The metrics registry of the n-th pool started with startWorkers. */
+  metricsOf(index: number) {
+    return this.pools[index]!.metrics.registry;
+  }
+
   queue(kind: GenerationKind): Queue {
     return this.queues.get(kind)!;
   }
@@ -75,24 +156,30 @@ export class WorkerHarness {
   async submit<K extends GenerationKind>(
     kind: K,
     request: RequestByKind[K],
-    options: { uid?: string; attempts?: number } = {},
+    options: { uid?: string; attempts?: number; backoffMs?: number } = {},
   ): Promise<{ job: Job<GenerationJobData<K>>; uid: string }> {
     const uid = options.uid ?? `user-${randomUUID()}`;
     const id = newGenerationId(kind);
     const charge = await this.ledger.consume(uid, kind, id);
     if (charge.status !== 'charged') throw new Error(`could not charge a token: ${charge.status}`);
     const data: GenerationJobData<K> = { uid, kind, request, createdAt: Date.now() };
-    const job = await this.queue(kind).add(kind, data, generationJobOptions(id, { attempts: options.attempts ?? 3, backoffMs: 20 }));
+    const job = await this.queue(kind).add(
+      kind,
+      data,
+      generationJobOptions(id, { attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 20 }),
+    );
     return { job: job as Job<GenerationJobData<K>>, uid };
   }
 
-  async settled(kind: GenerationKind, job: Job): Promise<{ state: string; job: Job }> {
-    await job.waitUntilFinished(this.queueEvents(kind), 20_000).catch(() => undefined);
+  async settled(kind: GenerationKind, job: Job, timeoutMs = 20_000): Promise<{ state: string; job: Job }> {
+    await job.waitUntilFinished(this.queueEvents(kind), timeoutMs).catch(() => undefined);
     const fresh = (await this.queue(kind).getJob(job.id!))!;
     return { state: await fresh.getState(), job: fresh };
   }
 
   async stop(): Promise<void> {
+    for (const worker of this.processes) worker.kill('SIGKILL');
+    await Promise.all(this.processes.map((worker) => worker.exited));
     await Promise.all(this.pools.map((pool) => pool.close(1000)));
     for (const events of this.events.values()) await events.close();
     for (const connection of this.eventConnections) connection.disconnect();

@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { UsageError } from './ops-errors';
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'counts' }
+  | { name: 'job'; id: string }
+  | { name: 'find'; by: 'user' | 'task'; value: string; scan: number }
+  | { name: 'pause' | 'resume'; kinds: GenerationKind[] }
+  | { name: 'retry-failed'; kinds: GenerationKind[]; limit: number; free: boolean }
+  | { name: 'drain-user'; uid: string; scan: number; keepJobs: boolean };
+
+export interface CliInvocation {
+  command: Command;
+  json: boolean;
+}
+
+export const USAGE = `Usage: pnpm queues <command> [options]
+
+Commands:
+  counts                         jobs per state in each queue, paused and rate-limited queues
+  job <id>                       one job: data, state, progress, attempts, failure, logs, result, times
+  find --user <uid>              a user's jobs (their generations index, then a bounded scan)
+  find --task <providerTaskId>   the video job of a MiniMax task
+  pause <kind|all>               stop workers taking jobs of that queue (active jobs finish)
+  resume <kind|all>              let them take jobs again
+  retry-failed <kind|all>        put failed jobs back in their queue, charging their owner a token again
+      [--limit N]                at most N jobs in all (default 100)
+      [--free]                   without charging a token
+  drain-user <uid>               cancel the user's waiting, delayed and active jobs and refund their tokens;
+                                 waiting and delayed jobs are removed, active ones stopped by their worker
+      [--keep-jobs]              leave waiting jobs in place (workers end them as canceled)
+
+Options:
+  --json                         machine-readable output
+  --scan N                       jobs read per queue when searching (default 1000)
+  -h, --help                     this text
+
+Kinds: ${GENERATION_KINDS.join(', ')}, or all.
+Environment: REDIS_URL (default redis://127.0.0.1:6379), QUEUE_PREFIX (default mediagen).
+Exit codes: 0 done, 1 failure (e.g. Redis unreachable), 2 bad input or unknown job.`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  user: { type: 'string' },
+  task: { type: 'string' },
+  limit: { type: 'string' },
+  scan: { type: 'string' },
+  free: { type: 'boolean' },
+  'keep-jobs': { type: 'boolean' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** Options each command accepts besides --json and --help; anything else is a mistake worth reporting. */
+const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
+  counts: [],
+  job: [],
+  find: ['user', 'task', 'scan'],
+  pause: [],
+  resume: [],
+  'retry-failed': ['limit', 'free'],
+  'drain-user': ['scan', 'keep-jobs'],
+};
+
+function positiveInteger(option: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${option} must be a positive integer; got '${value}'`);
+  return Number(value);
+}
+
+export function parseKinds(value: string | undefined, command: string): GenerationKind[] {
+  if (value === undefined) throw new UsageError(`${command} needs a kind (${GENERATION_KINDS.join(', ')} or all)`);
+  if (value === 'all') return [...GENERATION_KINDS];
+  if ((GENERATION_KINDS as readonly string[]).includes(value)) return [value as GenerationKind];
+  throw new UsageError(`unknown kind '${value}': use ${GENERATION_KINDS.join(', ')} or all`);
+}
+
+function exactly(positionals: string[], count: number, command: string, what: string): void {
+  if (positionals.length < count) throw new UsageError(`${command} needs ${what}`);
+  if (positionals.length > count)
+    throw new UsageError(`${command} takes ${what} only; unexpected '${positionals[count]}'`);
+}
+
+export function parseCli(argv: readonly string[]): CliInvocation {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const json = values.json === true;
+  const [name, ...rest] = positionals;
+  if (values.help === true || name === undefined || name === 'help') return { command: { name: 'help' }, json };
+  if (!(name in ACCEPTS)) throw new UsageError(`unknown command '${name}'`);
+  const commandName = name as keyof typeof ACCEPTS;
+  for (const option of Object.keys(values) as OptionName[]) {
+    if (option !== 'json' && option !== 'help' && !ACCEPTS[commandName].includes(option)) {
+      throw new UsageError(`option --${option} does not apply to ${commandName}`);
+    }
+  }
+  const scan = positiveInteger('scan', values.scan, 1000);
+
+  switch (commandName) {
+    case 'counts':
+      exactly(rest, 0, 'counts', 'no arguments');
+      return { command: { name: 'counts' }, json };
+    case 'job':
+      exactly(rest, 1, 'job', 'a job id');
+      return { command: { name: 'job', id: rest[0]! }, json };
+    case 'find': {
+      exactly(rest, 0, 'find', '--user <uid> or --task <providerTaskId>');
+      if ((values.user === undefined) === (values.task === undefined)) {
+        throw new UsageError('find needs exactly one of --user <uid> or --task <providerTaskId>');
+      }
+      const by = values.user !== undefined ? 'user' : 'task';
+      const value = (values.user ?? values.task)!;
+      if (value === '') throw new UsageError(`--${by} must not be empty`);
+      return { command: { name: 'find', by, value, scan }, json };
+    }
+    case 'pause':
+    case 'resume':
+      exactly(rest, 1, commandName, 'a kind (or all)');
+      return { command: { name: commandName, kinds: parseKinds(rest[0], commandName) }, json };
+    case 'retry-failed':
+      exactly(rest, 1, 'retry-failed', 'a kind (or all)');
+      return {
+        command: {
+          name: 'retry-failed',
+          kinds: parseKinds(rest[0], 'retry-failed'),
+          limit: positiveInteger('limit', values.limit, 100),
+          free: values.free === true,
+        },
+        json,
+      };
+    case 'drain-user':
+      exactly(rest, 1, 'drain-user', 'a user id');
+      if (rest[0] === '') throw new UsageError('drain-user needs a non-empty user id');
+      return { command: { name: 'drain-user', uid: rest[0]!, scan, keepJobs: values['keep-jobs'] === true }, json };
+  }
+}

@@ -1,0 +1,10 @@
+export { parseCli, parseKinds, USAGE, type CliInvocation, type Command } from './cli-args';
+export { openOpsContext, loadOpsSettings, type OpsContext, type OpsSettings } from './ops-context';
+export { NotFoundError, UsageError } from './ops-errors';
+export { runCommand, type CommandOutput } from './run-command';
+export { countJobs } from './commands/counts';
+export { jobRecord } from './commands/job-record';
+export { findJobs } from './commands/find-jobs';
+export { setPaused } from './commands/pause-resume';
+export { retryFailed } from './commands/retry-failed';
+export { drainUser } from './commands/drain-user';

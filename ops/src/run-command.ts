@@ -1,0 +1,103 @@
+import type { Command } from './cli-args';
+import { USAGE } from './cli-args';
+import { COUNTED_STATES, countJobs } from './commands/counts';
+import { drainUser } from './commands/drain-user';
+import { findJobs } from './commands/find-jobs';
+import { jobRecord } from './commands/job-record';
+import { setPaused } from './commands/pause-resume';
+import { retryFailed } from './commands/retry-failed';
+import { table } from './format';
+import type { OpsContext } from './ops-context';
+
+export interface CommandOutput {
+  /** What --json prints. */
+  json: unknown;
+  /** What a person reads. */
+  text: string;
+}
+
+/** Runs one parsed command and renders its result both ways; no printing, no exiting. */
+export async function runCommand(ctx: OpsContext, command: Exclude<Command, { name: 'help' }>): Promise<CommandOutput> {
+  switch (command.name) {
+    case 'counts': {
+      const queues = await countJobs(ctx);
+      const text = table(
+        ['queue', ...COUNTED_STATES, 'paused', 'rate-limited'],
+        queues.map((queue) => [
+          queue.queue,
+          ...COUNTED_STATES.map((state) => queue.counts[state]),
+          queue.paused ? 'yes' : 'no',
+          queue.rateLimitedMs > 0 ? `${queue.rateLimitedMs} ms` : '-',
+        ]),
+      );
+      return { json: queues, text };
+    }
+    case 'job': {
+      const record = await jobRecord(ctx, command.id);
+      const { logs, data, returnvalue, ...rest } = record;
+      const text = [
+        JSON.stringify(rest, null, 2),
+        `data: ${JSON.stringify(data, null, 2)}`,
+        `return value: ${JSON.stringify(returnvalue)}`,
+        `logs (${logs.length}):`,
+        ...logs.map((line) => `  ${line}`),
+      ].join('\n');
+      return { json: record, text };
+    }
+    case 'find': {
+      const result = await findJobs(ctx, command.by, command.value, command.scan);
+      const rows = result.jobs.map((job) => [
+        job.id,
+        job.state,
+        job.uid,
+        job.createdAt,
+        job.progress,
+        job.attemptsMade,
+        job.taskId,
+        job.error,
+      ]);
+      const text =
+        result.jobs.length === 0
+          ? `no jobs found for ${command.by} '${command.value}' (scanned ${result.scanned} jobs)`
+          : table(['id', 'state', 'uid', 'created', 'progress', 'attempts', 'task', 'error'], rows);
+      return { json: result, text };
+    }
+    case 'pause':
+    case 'resume': {
+      const results = await setPaused(ctx, command.kinds, command.name === 'pause');
+      return {
+        json: results,
+        text: table(
+          ['kind', 'paused'],
+          results.map((result) => [result.kind, result.paused ? 'yes' : 'no']),
+        ),
+      };
+    }
+    case 'retry-failed': {
+      const outcomes = await retryFailed(ctx, command.kinds, { limit: command.limit, free: command.free });
+      const text =
+        outcomes.length === 0
+          ? 'no failed jobs'
+          : table(
+              ['id', 'uid', 'result', 'charged'],
+              outcomes.map((outcome) => [outcome.id, outcome.uid, outcome.result, outcome.charged ? 'yes' : 'no']),
+            );
+      return { json: outcomes, text };
+    }
+    case 'drain-user': {
+      const result = await drainUser(ctx, command.uid, { scan: command.scan, keepJobs: command.keepJobs });
+      const text = [
+        result.jobs.length === 0
+          ? `no jobs found for user '${command.uid}'`
+          : table(
+              ['id', 'state', 'action', 'refunded'],
+              result.jobs.map((job) => [job.id, job.state, job.action, job.refunded ? 'yes' : 'no']),
+            ),
+        `tokens now: image ${result.tokens.image}, video ${result.tokens.video}, speech ${result.tokens.speech}`,
+      ].join('\n');
+      return { json: result, text };
+    }
+  }
+}
+
+export { USAGE };

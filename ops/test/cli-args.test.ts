@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError, parseCli } from '../src';
+
+describe('parseCli', () => {
+  it('reads every command with its arguments and options', () => {
+    expect(parseCli(['counts', '--json'])).toEqual({ command: { name: 'counts' }, json: true });
+    expect(parseCli(['job', 'image_abc'])).toEqual({ command: { name: 'job', id: 'image_abc' }, json: false });
+    expect(parseCli(['find', '--user', 'u1']).command).toEqual({ name: 'find', by: 'user', value: 'u1', scan: 1000 });
+    expect(parseCli(['find', '--task', 't1', '--scan', '50']).command).toEqual({
+      name: 'find',
+      by: 'task',
+      value: 't1',
+      scan: 50,
+    });
+    expect(parseCli(['pause', 'all']).command).toEqual({ name: 'pause', kinds: ['image', 'video', 'speech'] });
+    expect(parseCli(['resume', 'video']).command).toEqual({ name: 'resume', kinds: ['video'] });
+    expect(parseCli(['retry-failed', 'image', '--limit', '5', '--free']).command).toEqual({
+      name: 'retry-failed',
+      kinds: ['image'],
+      limit: 5,
+      free: true,
+    });
+    expect(parseCli(['drain-user', 'u1', '--keep-jobs']).command).toEqual({
+      name: 'drain-user',
+      uid: 'u1',
+      scan: 1000,
+      keepJobs: true,
+    });
+  });
+
+  it('treats no command, help and --help as a request for the usage text', () => {
+    for (const argv of [[], ['help'], ['--help'], ['counts', '-h']])
+      expect(parseCli(argv).command).toEqual({ name: 'help' });
+  });
+
+  it.each([
+    [['bogus'], /unknown command 'bogus'/],
+    [['pause'], /pause needs a kind/],
+    [['pause', 'cats'], /unknown kind 'cats'/],
+    [['job'], /job needs a job id/],
+    [['job', 'a', 'b'], /unexpected 'b'/],
+    [['find'], /exactly one of --user/],
+    [['find', '--user', 'a', '--task', 'b'], /exactly one of --user/],
+    [['retry-failed', 'all', '--limit', '0'], /--limit must be a positive integer/],
+    [['counts', '--free'], /option --free does not apply to counts/],
+    [['counts', '--nope'], /Unknown option '--nope'/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseCli(argv)).toThrow(UsageError);
+    expect(() => parseCli(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,144 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { PROVIDERS, type CallOutcome, type ProviderCall, type ProviderName } from '../providers/provider-calls';
+
+export type BreakerStateName = 'closed' | 'half_open' | 'open';
+const BREAKER_STATE_VALUE: Record<BreakerStateName, number> = { closed: 0, half_open: 1, open: 2 };
+
+/**
+ * The worker's Prometheus series, in a registry of their own (not prom-client's global one), so two
+ * worker pools in one process (tests) or a server in the same process never collide.
+ */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+
+  private readonly providerCalls = new Counter({
+    name: 'mediagen_worker_provider_calls_total',
+    help: 'Provider calls by provider, call and outcome',
+    labelNames: ['provider', 'call', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly providerCallDuration = new Histogram({
+    name: 'mediagen_worker_provider_call_duration_seconds',
+    help: 'Duration of provider calls that reached the provider',
+    labelNames: ['provider', 'call'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+
+  private readonly jobRetries = new Counter({
+    name: 'mediagen_worker_job_retries_total',
+    help: 'Failed attempts that will be retried',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly jobsCompleted = new Counter({
+    name: 'mediagen_worker_jobs_completed_total',
+    help: 'Jobs completed',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly jobsFailed = new Counter({
+    name: 'mediagen_worker_jobs_failed_total',
+    help: 'Jobs failed for good, by catalogue code',
+    labelNames: ['kind', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly refunds = new Counter({
+    name: 'mediagen_worker_refunds_total',
+    help: 'Tokens given back by the worker (failed or canceled jobs)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly rateLimited = new Counter({
+    name: 'mediagen_worker_queue_rate_limited_total',
+    help: 'Times a queue was paused and its job put back: provider 429 (rate_limited) or open breaker (circuit_open)',
+    labelNames: ['kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly deadlines = new Counter({
+    name: 'mediagen_worker_job_deadline_exceeded_total',
+    help: 'Jobs failed because they ran past JOB_DEADLINE_MS',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly handedBack = new Counter({
+    name: 'mediagen_worker_jobs_handed_back_total',
+    help: 'Active jobs put back in their queue at shutdown, for another worker',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly breakerState = new Gauge({
+    name: 'mediagen_worker_circuit_breaker_state',
+    help: 'Circuit breaker per provider: 0 closed, 1 half-open, 2 open',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly activeJobs = new Gauge({
+    name: 'mediagen_worker_active_jobs',
+    help: 'Jobs this process is working on right now',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    // Zero series from the start, so a dashboard sees 'closed' and '0 active' before the first job.
+    for (const provider of PROVIDERS) this.breakerState.set({ provider }, 0);
+    for (const kind of GENERATION_KINDS) this.activeJobs.set({ kind }, 0);
+  }
+
+  providerCall(provider: ProviderName, call: ProviderCall, outcome: CallOutcome, seconds: number | undefined): void {
+    this.providerCalls.inc({ provider, call, outcome });
+    if (seconds !== undefined) this.providerCallDuration.observe({ provider, call }, seconds);
+  }
+
+  retry(kind: GenerationKind): void {
+    this.jobRetries.inc({ kind });
+  }
+
+  completed(kind: GenerationKind): void {
+    this.jobsCompleted.inc({ kind });
+  }
+
+  failed(kind: GenerationKind, code: string): void {
+    this.jobsFailed.inc({ kind, code });
+  }
+
+  refunded(kind: GenerationKind): void {
+    this.refunds.inc({ kind });
+  }
+
+  queueRateLimited(kind: GenerationKind, reason: 'rate_limited' | 'circuit_open'): void {
+    this.rateLimited.inc({ kind, reason });
+  }
+
+  deadlineExceeded(kind: GenerationKind): void {
+    this.deadlines.inc({ kind });
+  }
+
+  handedBackJob(kind: GenerationKind): void {
+    this.handedBack.inc({ kind });
+  }
+
+  breaker(provider: ProviderName, state: BreakerStateName): void {
+    this.breakerState.set({ provider }, BREAKER_STATE_VALUE[state]);
+  }
+
+  jobStarted(kind: GenerationKind): void {
+    this.activeJobs.inc({ kind });
+  }
+
+  jobEnded(kind: GenerationKind): void {
+    this.activeJobs.dec({ kind });
+  }
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WorkerHarness, imageRequest, speechRequest } from './support/harness';
+
+const harness = new WorkerHarness();
+
+beforeAll(async () => {
+  await harness.start();
+  await harness.startWorkers({ kinds: ['image', 'speech'] });
+  // A second process's workers on the same queue must honour the pause too (it lives in Redis).
+  await harness.startWorkers({ kinds: ['image'] });
+});
+afterAll(() => harness.stop());
+
+it('a provider 429 pauses that queue for its Retry-After, other queues keep going, and the job keeps its attempts', async () => {
+  harness.simulator.injectFault({ route: 'image', fault: 'http429', retryAfterSeconds: 2, times: 1 });
+  const startedAt = Date.now();
+  const first = await harness.submit('image', imageRequest('first'), { attempts: 1 });
+  // Wait for the 429 before sending the others, so they meet a paused image queue.
+  while (harness.simulator.stats().requests.image === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  const second = await harness.submit('image', imageRequest('second'));
+  const speech = await harness.submit('speech', speechRequest());
+
+  const spoken = await harness.settled('speech', speech.job);
+  expect(spoken.state).toBe('completed');
+  expect(Date.now() - startedAt).toBeLessThan(1500);
+  expect(await (await harness.queue('image').getJob(second.job.id!))!.getState()).toBe('waiting');
+
+  const [done, alsoDone] = await Promise.all([
+    harness.settled('image', first.job),
+    harness.settled('image', second.job),
+  ]);
+  expect(done.state).toBe('completed');
+  expect(alsoDone.state).toBe('completed');
+  expect(alsoDone.job.processedOn! - startedAt).toBeGreaterThanOrEqual(1900);
+  // One attempt allowed, one used: the 429 did not count.
+  expect(done.job.attemptsMade).toBe(1);
+  expect(harness.simulator.stats().requests.image).toBe(3);
+  const { logs } = await harness.queue('image').getJobLogs(first.job.id!);
+  expect(logs.some((line) => /stability rate limit \(HTTP 429\): image queue paused for 2000 ms/.test(line))).toBe(
+    true,
+  );
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WorkerHarness, imageRequest, waitFor, type WorkerProcess } from './support/harness';
+
+// Every provider call takes 700 ms, so a SIGTERM finds jobs in the middle of their call.
+const harness = new WorkerHarness();
+const completions = new Map<string, number>();
+
+beforeAll(async () => {
+  await harness.start({ latencyMs: 700 });
+  harness
+    .queueEvents('image')
+    .on('completed', ({ jobId }) => completions.set(jobId, (completions.get(jobId) ?? 0) + 1));
+});
+afterAll(() => harness.stop(), 30_000);
+
+const workerEnv = { WORKER_KINDS: 'image', CONCURRENCY_IMAGE: '2', SHUTDOWN_GRACE_MS: '200', WORKER_LOCK_MS: '1000' };
+const nameOf = (worker: WorkerProcess) => worker.name;
+
+async function activeBy(): Promise<Set<string>> {
+  const jobs = await harness.queue('image').getActive();
+  return new Set(jobs.map((job) => job.processedBy).filter((name): name is string => name !== undefined));
+}
+
+async function submitMany(count: number) {
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => harness.submit('image', imageRequest(`picture ${index}`))),
+  );
+}
+
+it('two worker processes share the work, and SIGTERM to a busy one hands its jobs to the other: each completes once', async () => {
+  const [first, second] = await Promise.all([
+    harness.spawnWorker({ ...workerEnv, WORKER_NAME: 'first' }),
+    harness.spawnWorker({ ...workerEnv, WORKER_NAME: 'second' }),
+  ]);
+  const submitted = await submitMany(8);
+  await waitFor(
+    async () => {
+      const names = await activeBy();
+      return names.has(nameOf(first)) && names.has(nameOf(second));
+    },
+    10_000,
+    'both processes to hold jobs',
+  );
+
+  first.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+  expect(first.output()).toContain('SIGTERM');
+
+  const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, 20_000)));
+  expect(settled.map(({ state }) => state)).toEqual(Array(8).fill('completed'));
+  // Handed back, not failed: no job spent a second attempt.
+  expect(settled.map(({ job }) => job.attemptsMade)).toEqual(Array(8).fill(1));
+  await waitFor(() => submitted.every(({ job }) => completions.get(job.id!) === 1), 2000, 'every completion event');
+  expect([...completions.values()].every((count) => count === 1)).toBe(true);
+  const processors = new Set(settled.map(({ job }) => job.processedBy));
+  expect(processors.has(nameOf(second))).toBe(true);
+  const logs = await Promise.all(submitted.map(({ job }) => harness.queue('image').getJobLogs(job.id!)));
+  expect(logs.some(({ logs: lines }) => lines.some((line) => line.includes('handed back to the queue')))).toBe(true);
+  second.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+});
+
+it('jobs of a worker killed outright are taken over after WORKER_LOCK_MS', async () => {
+  const doomed = await harness.spawnWorker(workerEnv);
+  const submitted = await submitMany(2);
+  await waitFor(async () => (await harness.queue('image').getActive()).length === 2, 10_000, 'both jobs to start');
+  doomed.kill('SIGKILL');
+  await doomed.exited;
+
+  const successor = await harness.spawnWorker(workerEnv);
+  const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, 20_000)));
+  expect(settled.map(({ state }) => state)).toEqual(['completed', 'completed']);
+  expect(settled.map(({ job }) => job.processedBy)).toEqual([successor.name, successor.name]);
+  // Moved back by the stalled check, once: a second stall would have failed the job.
+  expect(settled.map(({ job }) => job.stalledCounter)).toEqual([1, 1]);
+});
