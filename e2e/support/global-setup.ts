@@ -18,6 +18,7 @@ export default async function setup(project: TestProject) {
     // Fast enough for a test, slow enough that progress visibly rises.
     env: {
       VIDEO_POLL_INTERVAL_MS: '250',
+      WORKER_METRICS_PORT: '0',
       SIMULATOR_VIDEO_QUEUEING_MS: '500',
       SIMULATOR_VIDEO_PROCESSING_MS: '2000',
       SIMULATOR_LATENCY_MS: '600',
