@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
+import { freePort, isPortFree } from '../../scripts/lib/processes';
 import { startStack } from '../../scripts/lib/stack';
 
-const PORTS = { server: 3310, simulator: 4310, emulator: 9399, client: 4373 };
 
 /** The whole stack, with a built client, on ports of its own and a key prefix of its own. */
 export default async function setup(project: TestProject) {
@@ -13,7 +13,9 @@ export default async function setup(project: TestProject) {
     queuePrefix,
     dataDir: '.data/e2e',
     projectId: 'demo-mediagen',
-    ports: PORTS,
+    // Ports from the OS, so a second run (or `pnpm dev`) on the same machine doesn't collide. The emulator
+    // also takes the two ports after its own (hub, logging), so it gets a port with free neighbours.
+    ports: { server: await freePort(), simulator: await freePort(), emulator: await emulatorPort(), client: await freePort() },
     client: 'preview',
     // Fast enough for a test, slow enough that progress visibly rises.
     env: {
@@ -36,4 +38,11 @@ export default async function setup(project: TestProject) {
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   };
+}
+
+async function emulatorPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65_000 && (await isPortFree(port + 1)) && (await isPortFree(port + 2))) return port;
+  }
 }
