@@ -71,12 +71,33 @@ describe('GenerationRelay', () => {
       generation('active', 50),
       generation('active', 30),
       generation('active', 20),
+      generation('active', 60),
     ]);
     source.fire('progress');
     source.fire('progress');
     source.fire('active');
+    source.fire('progress');
     await relay.stop();
-    expect(emitted.map(({ generation: update }) => update.progress)).toEqual([50, 50]);
+    // The 'active' event, raised back to 50, shows the owner nothing new: it is not sent again.
+    expect(emitted.map(({ generation: update }) => update.progress)).toEqual([50, 60]);
+  });
+
+  it('sends a state the owner has already seen only once, however many queue events repeat it', async () => {
+    const { source, emitted, relay } = setup([
+      generation('active', 40),
+      generation('active', 40),
+      generation('active', 40),
+      generation('active', 41),
+    ]);
+    source.fire('delayed');
+    source.fire('waiting');
+    source.fire('active');
+    source.fire('progress');
+    await relay.stop();
+    expect(emitted.map(({ generation: update }) => `${update.status}:${update.progress}`)).toEqual([
+      'active:40',
+      'active:41',
+    ]);
   });
 
   it('relays a cancel event from the stream as it is', async () => {

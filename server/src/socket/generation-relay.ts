@@ -38,7 +38,8 @@ const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed',
  * progress never goes backwards (state is kept only until the job ends).
  */
 export class GenerationRelay {
-  private readonly lastProgress = new Map<string, number>();
+  /** Per running job: what its owner last saw. Dropped when the job ends. */
+  private readonly lastSent = new Map<string, { progress: number; fingerprint: string }>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly detach: (() => void)[] = [];
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
@@ -54,7 +55,7 @@ export class GenerationRelay {
       }),
       this.options.source.onCanceled((kind, event, eventId) => {
         this.enqueue(event.jobId, async () => {
-          this.lastProgress.delete(event.jobId);
+          this.lastSent.delete(event.jobId);
           const generation = JSON.parse(event.generation) as Generation;
           this.options.emit(event.uid, generation, { kind, event: 'canceled', eventId });
           await this.options.onFinished?.(event.uid, generation);
@@ -114,7 +115,7 @@ export class GenerationRelay {
   ): Promise<void> {
     if (event === 'removed') {
       // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
-      this.lastProgress.delete(jobId);
+      this.lastSent.delete(jobId);
       return;
     }
     const loaded = await this.options.load(kind, jobId);
@@ -122,7 +123,7 @@ export class GenerationRelay {
     const { uid, generation } = loaded;
     const origin: UpdateOrigin = { kind, event, eventId };
     if (isFinalStatus(generation.status)) {
-      this.lastProgress.delete(jobId);
+      this.lastSent.delete(jobId);
       this.options.emit(uid, generation, origin);
       await this.options.onFinished?.(uid, generation);
       return;
@@ -131,18 +132,27 @@ export class GenerationRelay {
     if (event === 'position' && (generation.status !== 'queued' || generation.queue === undefined)) return;
     // A worker often takes a job before its 'waiting' event is read back; the owner still hears that it
     // was queued first, and the 'active' event that follows brings the current state.
-    if (event === 'waiting' && generation.status === 'active' && !this.lastProgress.has(jobId)) {
+    if (event === 'waiting' && generation.status === 'active' && !this.lastSent.has(jobId)) {
       generation.status = 'queued';
     }
-    const last = this.lastProgress.get(jobId);
-    if (last !== undefined && generation.progress < last) {
+    const last = this.lastSent.get(jobId);
+    if (last !== undefined && generation.progress < last.progress) {
       if (event === 'progress') return;
-      generation.progress = last;
+      generation.progress = last.progress;
     }
-    this.lastProgress.delete(jobId);
-    this.lastProgress.set(jobId, generation.progress);
+    // A video poll alone raises four queue events (delayed, waiting, active, progress); the owner hears
+    // only the ones that change what they see.
+    const fingerprint = visibleState(generation);
+    if (last?.fingerprint === fingerprint) return;
+    this.lastSent.delete(jobId);
+    this.lastSent.set(jobId, { progress: generation.progress, fingerprint });
     // Jobs that end without this server hearing it (removed by retention) must not pile up.
-    if (this.lastProgress.size > MAX_TRACKED_JOBS) this.lastProgress.delete(this.lastProgress.keys().next().value!);
+    if (this.lastSent.size > MAX_TRACKED_JOBS) this.lastSent.delete(this.lastSent.keys().next().value!);
     this.options.emit(uid, generation, origin);
   }
+}
+
+/** The parts of a running generation its owner can see change. */
+function visibleState(generation: Generation): string {
+  return `${generation.status}|${generation.progress}|${generation.queue?.position ?? ''}|${generation.queue?.etaMs ?? ''}`;
 }

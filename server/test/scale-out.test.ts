@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+import type { Generation, GenerationKind } from '@mediagen/shared';
+import { freePort, startProcess, waitForHttp, type ManagedProcess } from '../../scripts/lib/processes';
+import { connectUserSocket, deleteKeys, eventually, REDIS_URL } from './support/app';
+import { apiClient, imageRequest } from './support/requests';
+import { authEmulatorHost, createTestUser } from './support/users';
+
+/**
+ * Scale-out as operators run it: two server processes and two worker processes on one Redis. A client on
+ * server A must see every event of a job submitted through server B, each exactly once.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const prefix = `test-scale-${randomUUID()}`;
+const processes: ManagedProcess[] = [];
+let simulator: Simulator;
+let dataDir: string;
+let serverA: string;
+let serverB: string;
+
+const quiet = () => undefined;
+
+beforeAll(async () => {
+  simulator = createSimulator({ latencyMs: 200, videoQueueingMs: 300, videoProcessingMs: 600 });
+  await simulator.listen();
+  dataDir = await mkdtemp(join(tmpdir(), 'mediagen-scale-'));
+  const shared = { ...process.env, REDIS_URL, QUEUE_PREFIX: prefix, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  for (const name of ['worker-1', 'worker-2']) {
+    processes.push(
+      startProcess(name, TSX, ['worker/src/main.ts'], {
+        cwd: ROOT,
+        env: { ...shared, SIMULATOR_URL: simulator.url, VIDEO_POLL_INTERVAL_MS: '60', WORKER_METRICS_PORT: '0' },
+        sink: quiet,
+      }),
+    );
+  }
+  const ports = [await freePort(), await freePort()];
+  for (const port of ports) {
+    processes.push(
+      startProcess(`server-${port}`, TSX, ['server/src/main.ts'], {
+        cwd: ROOT,
+        env: { ...shared, PORT: String(port), HOST: '127.0.0.1', FIREBASE_AUTH_EMULATOR_HOST: authEmulatorHost() },
+        sink: quiet,
+      }),
+    );
+  }
+  [serverA, serverB] = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string];
+  await Promise.all([serverA, serverB].map((origin) => waitForHttp(`${origin}/readyz`, 30_000, (s) => s === 200)));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((process) => process.stop(5000)));
+  await simulator.close();
+  const redis = new Redis(REDIS_URL);
+  await deleteKeys(redis, `${prefix}:*`);
+  await redis.quit();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const REQUESTS = {
+  image: imageRequest(),
+  video: { kind: 'video', prompt: 'a paper boat on a river' },
+  speech: { kind: 'speech', input: 'Scaling out', voice: 'onyx', language: 'en-GB' },
+} as const;
+
+it('a client on server A receives every event of jobs submitted through server B, each exactly once', async () => {
+  const user = await createTestUser();
+  const onA = await connectUserSocket(serverA, user.idToken);
+  try {
+    const submitted: Generation[] = [];
+    for (const kind of ['image', 'video', 'speech'] as GenerationKind[]) {
+      const { status, body } = await apiClient(serverB, user).submit(REQUESTS[kind]);
+      expect(status).toBe(202);
+      submitted.push(body);
+    }
+    for (const job of submitted) {
+      await eventually(() => onA.updates.find((u) => u.id === job.id && u.status === 'completed'), 30_000);
+    }
+    // Let any duplicate still in flight arrive before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    for (const job of submitted) {
+      const events = onA.updates.filter((update) => update.id === job.id);
+      const count = (status: string) => events.filter((update) => update.status === status).length;
+      expect(count('queued')).toBe(1);
+      expect(count('completed')).toBe(1);
+      expect(count('active')).toBeGreaterThanOrEqual(1);
+      // A duplicated delivery would repeat an identical state; every event here is a distinct one.
+      const fingerprints = events.map((update) => `${update.status}:${update.progress}:${update.updatedAt}`);
+      expect(new Set(fingerprints).size).toBe(fingerprints.length);
+      const progress = events.map((update) => update.progress);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    }
+  } finally {
+    onA.socket.disconnect();
+  }
+});
