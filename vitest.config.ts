@@ -12,6 +12,7 @@ export default defineConfig({
       'server/vitest.config.ts',
       'client/vitest.config.ts',
       'e2e/vitest.config.ts',
+      'faults/vitest.config.ts',
     ],
   },
 });

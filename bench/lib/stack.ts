@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REDIS_URL, deleteKeys, freePort, spawnTs, type Child } from './env';
+
+/** One isolated set of processes (server, workers, simulator) on its own key prefix and data dir. */
+export class BenchStack {
+  readonly prefix = `bench-${randomUUID()}`;
+  readonly dataDir = mkdtempSync(join(tmpdir(), 'mediagen-bench-'));
+  private readonly children: Child[] = [];
+  simulatorUrl = '';
+
+  async simulator(latencyMs: number): Promise<string> {
+    const port = await freePort();
+    const child = this.track(
+      spawnTs('simulator/src/main.ts', { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) }),
+    );
+    await waitHttp(`http://127.0.0.1:${port}/__sim/stats`);
+    this.simulatorUrl = `http://127.0.0.1:${port}`;
+    void child;
+    return this.simulatorUrl;
+  }
+
+  async server(emulatorHost: string, env: Record<string, string> = {}): Promise<{ origin: string; child: Child }> {
+    const port = await freePort();
+    const child = this.track(
+      spawnTs('server/src/main.ts', {
+        REDIS_URL,
+        QUEUE_PREFIX: this.prefix,
+        DATA_DIR: this.dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+        RATE_LIMIT_PER_MINUTE: '100000',
+        LOG_LEVEL: 'warn',
+        ...env,
+      }),
+    );
+    const origin = `http://127.0.0.1:${port}`;
+    await waitHttp(`${origin}/readyz`);
+    return { origin, child };
+  }
+
+  async worker(env: Record<string, string> = {}): Promise<Child> {
+    const child = this.track(
+      spawnTs('worker/src/main.ts', {
+        REDIS_URL,
+        QUEUE_PREFIX: this.prefix,
+        DATA_DIR: this.dataDir,
+        SIMULATOR_URL: this.simulatorUrl,
+        ...env,
+      }),
+    );
+    await child.waitFor(/\[worker\][^\n]* running /);
+    return child;
+  }
+
+  track(child: Child): Child {
+    this.children.push(child);
+    return child;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled(this.children.map((child) => child.stop()));
+    // The prefix and variants of it (`<prefix>-local`), all of this stack.
+    await deleteKeys(`${this.prefix}*`);
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function waitHttp(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}

@@ -1,0 +1,191 @@
+import autocannon from 'autocannon';
+import { REDIS_URL, freePort, median, spawnTs } from '../lib/env';
+import { waitHttp } from '../lib/stack';
+import type { Figure } from '../lib/report';
+import { BenchStack } from '../lib/stack';
+import type { BenchContext } from '../run';
+
+const CONNECTIONS = 20;
+const RUNS = 3;
+
+/**
+ * Successful requests per second over a fixed-duration run (an `amount` run ends on autocannon's
+ * one-second tick, which quantizes short runs). A user holds one token per kind, so a run faster than
+ * the user pool gets 402s for repeats: they are left out of the rate and shown as non-2xx.
+ */
+const DURATION_S = 3;
+const rate = (result: autocannon.Result & { wallMs: number }) => (result['2xx'] * 1000) / result.wallMs;
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result & { wallMs: number }> {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    autocannon(options, (error, result) =>
+      error ? fail(error) : done({ ...result, wallMs: performance.now() - started }),
+    );
+  });
+}
+
+/**
+ * Authenticated POST /api/generations (token verification against the emulator, quota, idempotency,
+ * enqueue) against a bare Fastify route doing one queue.add, same Redis, same connections. Every request
+ * uses another user's token: a user holds one image, one video and two speech tokens.
+ */
+export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
+  const stack = new BenchStack();
+  try {
+    const { origin } = await stack.server(context.emulatorHost);
+    const barePort = await freePort();
+    const bare = stack.track(
+      spawnTs('bench/targets/bare-enqueue.ts', { REDIS_URL, QUEUE_PREFIX: stack.prefix, PORT: String(barePort) }),
+    );
+    await bare.waitFor(/listening/);
+    const localPort = await freePort();
+    const local = stack.track(
+      spawnTs('bench/targets/api-local-verify.ts', {
+        REDIS_URL,
+        QUEUE_PREFIX: `${stack.prefix}-local`,
+        DATA_DIR: stack.dataDir,
+        PORT: String(localPort),
+        FIREBASE_AUTH_EMULATOR_HOST: context.emulatorHost,
+        RATE_LIMIT_PER_MINUTE: '100000',
+        LOG_LEVEL: 'warn',
+      }),
+    );
+    await local.waitFor(/listening/);
+    await waitHttp(`http://127.0.0.1:${localPort}/readyz`);
+    const users = context.users.slice(0, 1500);
+    const localApi = { rps: [] as number[], p99: [] as number[] };
+    const bodies = [
+      { kind: 'image', prompt: 'a lighthouse at dusk' },
+      { kind: 'video', prompt: 'waves rolling onto a beach' },
+      { kind: 'speech', input: 'Hello', voice: 'nova', language: 'en-US' },
+    ];
+    const api = { rps: [] as number[], p99: [] as number[], errors: 0 };
+    const ceiling = { rps: [] as number[], p99: [] as number[], errors: 0 };
+    const me = { rps: [] as number[], p99: [] as number[] };
+    for (let run = 0; run < RUNS; run += 1) {
+      let next = 0;
+      const body = JSON.stringify(bodies[run % bodies.length]);
+      const result = await cannon({
+        url: origin,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/generations',
+            setupRequest: (request) => ({
+              ...request,
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${users[next++ % users.length]!.idToken}`,
+              },
+              body,
+            }),
+          },
+        ],
+      });
+      api.rps.push(rate(result));
+      api.p99.push(result.latency.p99);
+      api.errors += result.non2xx + result.errors;
+
+      const bareResult = await cannon({
+        url: `http://127.0.0.1:${barePort}`,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: [{ method: 'POST', path: '/enqueue', headers: { 'content-type': 'application/json' }, body }],
+      });
+      ceiling.rps.push(rate(bareResult));
+      ceiling.p99.push(bareResult.latency.p99);
+      ceiling.errors += bareResult.non2xx + bareResult.errors;
+
+      let localNext = 0;
+      const localResult = await cannon({
+        url: `http://127.0.0.1:${localPort}`,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/generations',
+            setupRequest: (request) => ({
+              ...request,
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${users[localNext++ % users.length]!.idToken}`,
+              },
+              body,
+            }),
+          },
+        ],
+      });
+      localApi.rps.push(rate(localResult));
+      localApi.p99.push(localResult.latency.p99);
+
+      // What token verification alone costs: GET /api/me is auth + one HGETALL.
+      let meNext = 0;
+      const meResult = await cannon({
+        url: origin,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'GET',
+            path: '/api/me',
+            setupRequest: (request) => ({
+              ...request,
+              headers: { authorization: `Bearer ${users[meNext++ % users.length]!.idToken}` },
+            }),
+          },
+        ],
+      });
+      me.rps.push(rate(meResult));
+      me.p99.push(meResult.latency.p99);
+    }
+    const rps = median(api.rps);
+    const ceilingRps = median(ceiling.rps);
+    return [
+      {
+        part: 'enqueue',
+        name: `POST /api/generations req/s (${CONNECTIONS} conns, median of ${RUNS})`,
+        value: rps,
+        unit: 'req/s',
+        ceiling: ceilingRps,
+        ratio: rps / ceilingRps,
+        target: '≥ 0.6 of ceiling',
+        met: rps / ceilingRps >= 0.6,
+        note: `runs ${api.rps.map((v) => v.toFixed(0)).join('/')} vs ${ceiling.rps.map((v) => v.toFixed(0)).join('/')}; non-2xx ${api.errors}/${ceiling.errors}`,
+      },
+      {
+        part: 'enqueue',
+        name: 'POST /api/generations p99',
+        value: median(api.p99),
+        unit: 'ms',
+        ceiling: median(ceiling.p99),
+        ratio: median(api.p99) / median(ceiling.p99),
+      },
+      {
+        part: 'enqueue',
+        name: 'same POST, token checked in-process (no emulator lookup)',
+        value: median(localApi.rps),
+        unit: 'req/s',
+        ceiling: ceilingRps,
+        ratio: median(localApi.rps) / ceilingRps,
+        target: '≥ 0.6 of ceiling',
+        met: median(localApi.rps) / ceilingRps >= 0.6,
+        note: `p99 ${median(localApi.p99).toFixed(0)} ms; diagnostic: the server's own cost without firebase-admin's per-call emulator account lookup`,
+      },
+      {
+        part: 'enqueue',
+        name: 'GET /api/me req/s (token verification + 1 read)',
+        value: median(me.rps),
+        unit: 'req/s',
+        ceiling: ceilingRps,
+        ratio: median(me.rps) / ceilingRps,
+        note: `p99 ${median(me.p99).toFixed(0)} ms: the share of the API's cost that is auth alone`,
+      },
+    ];
+  } finally {
+    await stack.stop();
+  }
+}

@@ -1,0 +1,369 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
+import type { InjectOptions } from '../server/node_modules/fastify/fastify.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATION_KINDS, TOKEN_ALLOWANCE } from '../shared/src/index';
+import { queueName } from '../core/src/index';
+import { createTestContext, REDIS_URL, type TestApp, type TestContext } from '../server/test/support/app';
+import { createTestUser, type TestUser } from '../server/test/support/users';
+import { Queue, connectSocket } from './support/modules';
+
+/**
+ * Property-based fuzzing of everything a client controls: bodies, headers, query strings, path params
+ * and the socket handshake. Whatever comes in: never a 5xx, always the one error shape, and a refused
+ * request never enqueues a job or spends a token. The process stays up and its heap stays flat.
+ */
+setFlagsFromString('--expose_gc');
+const gc = runInNewContext('gc') as () => void;
+
+let context: TestContext;
+let server: TestApp;
+let user: TestUser;
+const queues: Queue[] = [];
+const stats = { cases: 0, accepted: 0, byStatus: new Map<number, number>() };
+
+beforeAll(async () => {
+  context = await createTestContext();
+  // No workers: accepted jobs stay in their queue, where they are counted. The per-user request limit is
+  // lifted so the fuzz reaches the handlers (the limit has its own test in security.test.ts).
+  server = await context.start({ RATE_LIMIT_PER_MINUTE: '100000' });
+  user = await createTestUser();
+  const url = new URL(REDIS_URL);
+  for (const kind of GENERATION_KINDS) {
+    queues.push(
+      new Queue(queueName(kind), {
+        connection: { host: url.hostname, port: Number(url.port || 6379) },
+        prefix: context.prefix,
+      }),
+    );
+  }
+});
+
+afterAll(async () => {
+  await Promise.allSettled(queues.map((queue) => queue.close()));
+  await context?.cleanup();
+  console.log(
+    `hostile input: ${stats.cases} cases, ${stats.accepted} accepted, statuses ${JSON.stringify([...stats.byStatus])}`,
+  );
+});
+
+interface Ledger {
+  tokens: number;
+  jobs: number;
+  indexed: number;
+}
+
+async function ledger(): Promise<Ledger> {
+  const quota = await context.redis.hgetall(`${context.prefix}:{${user.uid}}:quota`);
+  // No quota hash yet means the full allowance (the ledger creates it at the first charge).
+  const tokens = GENERATION_KINDS.reduce((sum, kind) => sum + Number(quota[kind] ?? TOKEN_ALLOWANCE[kind]), 0);
+  const counts = await Promise.all(queues.map((queue) => queue.getJobCounts()));
+  const jobs = counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
+  const indexed = await context.redis.zcard(`${context.prefix}:{${user.uid}}:generations`);
+  return { tokens, jobs, indexed };
+}
+
+/** Sends one request and checks the invariants; returns the status. */
+async function probe(options: InjectOptions): Promise<number> {
+  const before = await ledger();
+  const response = await server.app.inject(options);
+  const after = await ledger();
+  stats.cases += 1;
+  stats.byStatus.set(response.statusCode, (stats.byStatus.get(response.statusCode) ?? 0) + 1);
+  const where = `${options.method} ${options.url} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+  expect(response.statusCode, where).toBeLessThan(500);
+  if (response.statusCode >= 400) {
+    expect(response.json(), where).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+  }
+  if (response.statusCode === 202) {
+    stats.accepted += 1;
+    // Exactly one job and one token for an accepted request (a replayed Idempotency-Key: none).
+    const replayed = response.headers['idempotent-replayed'] === 'true';
+    expect(after.jobs - before.jobs, where).toBe(replayed ? 0 : 1);
+    expect(before.tokens - after.tokens, where).toBe(replayed ? 0 : 1);
+  } else {
+    expect(after, where).toEqual(before);
+  }
+  return response.statusCode;
+}
+
+const printable = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
+const anyText = (maxLength: number) => fc.string({ unit: 'grapheme', maxLength });
+
+const fieldValue = fc.oneof(
+  anyText(40),
+  anyText(2500),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.object({ maxDepth: 2 }),
+);
+const nearValidBody = fc.record(
+  {
+    kind: fc.oneof(fc.constantFrom('image', 'video', 'speech'), fc.string(), fc.integer()),
+    prompt: fc.oneof(fc.constantFrom('a red fox', 'nude fox', ''), fieldValue),
+    input: fc.oneof(fc.constant('Hello'), fieldValue),
+    voice: fc.oneof(fc.constantFrom('nova', 'alloy', 'HAL'), fieldValue),
+    language: fc.oneof(fc.constantFrom('en-US', 'fr-FR', 'xx'), fieldValue),
+    speed: fc.oneof(fc.constantFrom(0.25, 1, 4, 0, 10), fieldValue),
+    quality: fc.oneof(fc.constantFrom('standard', 'high', 'ultra'), fieldValue),
+    duration: fc.oneof(fc.constantFrom(6, 10, 0, -1), fieldValue),
+    style: fc.oneof(fc.constantFrom('realistic', 'anime', '???'), fieldValue),
+    width: fc.oneof(fc.constantFrom(512, 1024, 1000, 4096), fieldValue),
+    height: fc.oneof(fc.constantFrom(512, 1024, 7), fieldValue),
+    seed: fc.oneof(fc.integer(), fc.constant(-1), fc.constant(2 ** 40), fieldValue),
+    __proto__: fc.object({ maxDepth: 1 }),
+    constructor: fieldValue,
+  },
+  { requiredKeys: [] },
+);
+const jsonBody = fc.oneof(nearValidBody, fc.jsonValue({ maxDepth: 4 }), fc.anything({ maxDepth: 3 }));
+
+const bearerHeader = () =>
+  fc.oneof(
+    fc.constant(`Bearer ${user.idToken}`),
+    printable(200).map((value) => `Bearer ${value}`),
+    printable(200),
+    fc.constantFrom('Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `bearer   ${user.idToken}`),
+    printable(20).map((suffix) => `Bearer ${user.idToken}${suffix}`),
+    fc.nat(user.idToken.length - 1).map((at) => `Bearer ${user.idToken.slice(0, at)}X${user.idToken.slice(at + 1)}`),
+  );
+
+describe('fuzzed requests', () => {
+  it('JSON bodies of any shape: 4xx or one accepted job per token', async () => {
+    await fc.assert(
+      fc.asyncProperty(jsonBody, async (body) => {
+        const payload = JSON.stringify(body) ?? 'undefined';
+        await probe({
+          method: 'POST',
+          url: '/api/generations',
+          headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+          payload,
+        });
+      }),
+      { numRuns: 1500 },
+    );
+    // Nothing reached Object.prototype through a "__proto__" key.
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const polluting =
+      '{"kind":"image","prompt":"a cat","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+    await probe({
+      method: 'POST',
+      url: '/api/generations',
+      headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+      payload: polluting,
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('raw bytes under any content type, and oversized bodies', async () => {
+    const contentType = fc.oneof(
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=xyz',
+        'application/octet-stream',
+      ),
+      printable(60),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 400 }), contentType, async (payload, type) => {
+        await probe({
+          method: 'POST',
+          url: '/api/generations',
+          headers: { authorization: `Bearer ${user.idToken}`, 'content-type': type },
+          payload,
+        });
+      }),
+      { numRuns: 700 },
+    );
+    for (const size of [64 * 1024 + 1, 1024 * 1024, 8 * 1024 * 1024]) {
+      const status = await probe({
+        method: 'POST',
+        url: '/api/generations',
+        headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ kind: 'image', prompt: 'x'.repeat(size) }),
+      });
+      expect(status).toBe(413);
+    }
+  });
+
+  it('headers: authorization, Idempotency-Key, content-type', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        bearerHeader(),
+        fc.option(printable(200), { nil: undefined }),
+        fc.oneof(fc.constant({ kind: 'speech', input: 'Hi', voice: 'nova', language: 'en-US' }), nearValidBody),
+        async (authorization, idempotencyKey, body) => {
+          await probe({
+            method: 'POST',
+            url: '/api/generations',
+            headers: {
+              authorization,
+              'content-type': 'application/json',
+              ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+            },
+            payload: JSON.stringify(body),
+          });
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('query strings and path parameters', async () => {
+    const query = fc.oneof(
+      fc
+        .dictionary(printable(12), fc.oneof(printable(30), fc.constantFrom('image', '0', '-1', '101', '1e3', 'NaN')))
+        .map((entries) => new URLSearchParams(entries).toString()),
+      printable(80).map((raw) => encodeURI(raw)),
+    );
+    await fc.assert(
+      fc.asyncProperty(query, async (search) => {
+        await probe({
+          method: 'GET',
+          url: `/api/generations?${search}`,
+          headers: { authorization: `Bearer ${user.idToken}` },
+        });
+      }),
+      { numRuns: 500 },
+    );
+    const id = fc.oneof(
+      anyText(300),
+      fc
+        .constantFrom('image', 'video', 'speech')
+        .chain((kind) =>
+          fc
+            .string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 })
+            .map((hex) => `${kind}_${hex}`),
+        ),
+      fc.constantFrom('..', '../../etc/passwd', '%00', 'image_', '__proto__', 'constructor'),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, fc.constantFrom('GET', 'DELETE') as fc.Arbitrary<'GET' | 'DELETE'>, async (raw, method) => {
+        await probe({
+          method,
+          url: `/api/generations/${encodeURIComponent(raw)}`,
+          headers: { authorization: `Bearer ${user.idToken}` },
+        });
+      }),
+      { numRuns: 500 },
+    );
+    await fc.assert(
+      fc.asyncProperty(anyText(250), printable(30), printable(80), async (key, exp, sig) => {
+        const search = new URLSearchParams({ exp, sig }).toString();
+        await probe({ method: 'GET', url: `/artifacts/${encodeURIComponent(key)}?${search}` });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the process is up and its heap flat: a second identical round of hostile requests keeps no memory', async () => {
+    // The same 1,500 hostile requests twice; the first warms every cache and JIT path, so whatever the
+    // second leaves on the heap is what each request leaks. (The test runner shares this heap, so the
+    // comparison is between rounds rather than against a cold start.)
+    const bodies = fc.sample(jsonBody, { numRuns: 1000, seed: 42 }).map((body) => JSON.stringify(body) ?? 'null');
+    const tokens = fc.sample(bearerHeader(), { numRuns: 500, seed: 7 });
+    const round = async () => {
+      for (const payload of bodies) {
+        const response = await server.app.inject({
+          method: 'POST',
+          url: '/api/generations',
+          headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+          payload,
+        });
+        if (response.statusCode >= 500) throw new Error(`5xx for ${payload}`);
+      }
+      for (const authorization of tokens) {
+        const response = await server.app.inject({
+          method: 'GET',
+          url: '/api/generations?limit=5',
+          headers: { authorization },
+        });
+        if (response.statusCode >= 500) throw new Error(`5xx for ${authorization}`);
+      }
+    };
+    const settledHeap = async () => {
+      for (let index = 0; index < 3; index += 1) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return process.memoryUsage().heapUsed;
+    };
+    await round();
+    const before = await settledHeap();
+    await round();
+    const after = await settledHeap();
+    const growthMb = (after - before) / 1024 / 1024;
+
+    console.log(
+      `heap after round 1 ${(before / 1048576).toFixed(1)} MB, after round 2 ${(after / 1048576).toFixed(1)} MB`,
+    );
+    expect(growthMb).toBeLessThan(8);
+    expect((await server.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('fuzzed socket handshakes', () => {
+  it('any auth payload but a valid token is refused at connect', async () => {
+    const auth = fc.oneof(
+      fc.object({ maxDepth: 2 }),
+      fc.record({ token: fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.object({ maxDepth: 1 })) }),
+      printable(300).map((token) => ({ token })),
+      fc
+        .nat(user.idToken.length - 1)
+        .map((at) => ({ token: `${user.idToken.slice(0, at)}!${user.idToken.slice(at + 1)}` })),
+    );
+    await fc.assert(
+      fc.asyncProperty(auth, async (payload) => {
+        const socket = connectSocket(server.origin, {
+          auth: payload as Record<string, unknown>,
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
+        try {
+          const outcome = await new Promise<string>((done) => {
+            socket.once('connect', () => done('connected'));
+            socket.once('connect_error', (error: Error) => done(`refused:${error.message}`));
+          });
+          const valid =
+            typeof (payload as { token?: unknown }).token === 'string' &&
+            (payload as { token: string }).token === user.idToken;
+          expect(outcome).toBe(valid ? 'connected' : 'refused:UNAUTHENTICATED');
+        } finally {
+          socket.disconnect();
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('raw Engine.IO handshakes with odd query strings and headers never get a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('EIO', 'transport', 'sid', 't', 'b64', 'j'), printable(8)),
+          printable(40),
+        ),
+        fc.option(printable(80), { nil: undefined }),
+        async (params, origin) => {
+          const url = `${server.origin}/socket.io/?${new URLSearchParams({ EIO: '4', transport: 'polling', ...params }).toString()}`;
+          const response = await fetch(url, { headers: origin === undefined ? {} : { origin } }).catch(() => null);
+          if (response === null) return; // a header fetch() itself refuses to send
+          await response.arrayBuffer();
+          expect(response.status, url).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 250 },
+    );
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+  });
+});

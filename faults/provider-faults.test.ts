@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSimulator, type FaultRule, type Simulator } from '../simulator/src/index';
+import { ERROR_MESSAGES, type Generation, type GenerationKind } from '../shared/src/index';
+import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '../worker/src/index';
+import { createTestContext, REDIS_URL, type TestApp, type TestContext } from '../server/test/support/app';
+import { createTestUser } from '../server/test/support/users';
+import { REQUESTS, call, finalState, submit, tokens } from './support/api';
+
+/**
+ * Every provider fault the simulator can inject, through the whole API (HTTP in, real workers, socket
+ * relay, ledger): each ends completed after retries, or failed with its catalogue message and a refund.
+ * The workers use provider KEYS (pointed at the simulator) so the test can also check that no key ever
+ * reaches an API answer.
+ */
+const KEYS = {
+  STABILITY_API_KEY: 'sk-stability-faults-0123456789abcdef',
+  OPENAI_API_KEY: 'sk-openai-faults-0123456789abcdef',
+  MINIMAX_API_KEY: 'minimax-faults-0123456789abcdef',
+};
+const TIMEOUT_MS = 600;
+
+let context: TestContext;
+let server: TestApp;
+let simulator: Simulator;
+let workers: GenerationWorkers;
+const answers: string[] = [];
+
+beforeAll(async () => {
+  simulator = createSimulator({ latencyMs: 0, videoQueueingMs: 100, videoProcessingMs: 200 });
+  await simulator.listen();
+  context = await createTestContext();
+  server = await context.start({ JOB_BACKOFF_MS: '100', JOB_ATTEMPTS: '3', RATE_LIMIT_PER_MINUTE: '100000' });
+  workers = await startGenerationWorkers(
+    loadWorkerConfig({
+      REDIS_URL,
+      QUEUE_PREFIX: context.prefix,
+      DATA_DIR: context.dataDir,
+      VIDEO_POLL_INTERVAL_MS: '50',
+      STABILITY_TIMEOUT_MS: String(TIMEOUT_MS),
+      WORKER_METRICS_PORT: '0',
+      // Each case here is judged on its own; the circuit breaker (which would hold later image jobs back
+      // after the failures of earlier cases) is the worker suite's to test.
+      BREAKER_VOLUME_THRESHOLD: '1000',
+      ...KEYS,
+      STABILITY_API_BASE: simulator.url,
+      OPENAI_BASE_URL: `${simulator.url}/v1`,
+      MINIMAX_API_BASE: `${simulator.url}/v1`,
+      MINIMAX_GROUP_ID: 'faults-group',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await workers?.close(1000);
+  await context?.cleanup();
+  await simulator?.close();
+  // No answer of the API, in any of these runs, carried a provider key.
+  const everything = answers.join('\n');
+  for (const key of Object.values(KEYS)) expect(everything).not.toContain(key);
+});
+
+// Clears faults and counters, so each case counts its own provider requests.
+beforeEach(async () => {
+  await fetch(`${simulator.url}/__sim/reset`, { method: 'POST' });
+});
+
+interface Outcome {
+  generation: Generation;
+  elapsedMs: number;
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+async function run(kind: GenerationKind, faults: FaultRule[]): Promise<Outcome> {
+  for (const rule of faults) simulator.injectFault(rule);
+  const user = await createTestUser();
+  const tokensBefore = (await tokens(server.origin, user))[kind];
+  const started = Date.now();
+  const accepted = await submit(server.origin, user, REQUESTS[kind]);
+  answers.push(accepted.text);
+  expect(accepted.status, accepted.text).toBe(202);
+  const generation = await finalState(server.origin, user, accepted.body.id, 30_000);
+  const elapsedMs = Date.now() - started;
+  const listed = await call(server.origin, user, 'GET', '/api/generations');
+  answers.push(JSON.stringify(generation), listed.text);
+  return { generation, elapsedMs, tokensBefore, tokensAfter: (await tokens(server.origin, user))[kind] };
+}
+
+function expectCompleted(outcome: Outcome): void {
+  expect(outcome.generation.status, JSON.stringify(outcome.generation.error)).toBe('completed');
+  expect(outcome.tokensAfter).toBe(outcome.tokensBefore - 1);
+}
+
+function expectFailed(outcome: Outcome, code: string, message: string | RegExp): void {
+  expect(outcome.generation.status).toBe('failed');
+  expect(outcome.generation.error?.code).toBe(code);
+  if (typeof message === 'string') expect(outcome.generation.error?.message).toBe(message);
+  else expect(outcome.generation.error?.message).toMatch(message);
+  // A failed generation gives its token back.
+  expect(outcome.tokensAfter).toBe(outcome.tokensBefore);
+}
+
+describe('retried, then completed', () => {
+  it('image: 429 with Retry-After waits at least that long, then completes', async () => {
+    const outcome = await run('image', [{ route: 'image', fault: 'http429', retryAfterSeconds: 2, times: 1 }]);
+    expectCompleted(outcome);
+    expect(simulator.stats().requests.image).toBe(2);
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('image: one 500', async () => {
+    expectCompleted(await run('image', [{ route: 'image', fault: 'http500', times: 1 }]));
+    expect(simulator.stats().requests.image).toBe(2);
+  });
+
+  it('image: one hang past STABILITY_TIMEOUT_MS', async () => {
+    const outcome = await run('image', [{ route: 'image', fault: 'hang', times: 1 }]);
+    expectCompleted(outcome);
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  });
+
+  it('image: one malformed body', async () => {
+    expectCompleted(await run('image', [{ route: 'image', fault: 'malformed', times: 1 }]));
+  });
+
+  it('speech: one dropped connection', async () => {
+    expectCompleted(await run('speech', [{ route: 'speech', fault: 'drop', times: 1 }]));
+    expect(simulator.stats().requests.speech).toBeGreaterThanOrEqual(2);
+  });
+
+  it('speech: one 429', async () => {
+    expectCompleted(await run('speech', [{ route: 'speech', fault: 'http429', retryAfterSeconds: 1, times: 1 }]));
+  });
+
+  it('video: 500s and a dropped connection while polling keep the same task', async () => {
+    const outcome = await run('video', [
+      { route: 'video.query', fault: 'http500', times: 2 },
+      { route: 'video.query', fault: 'drop', times: 1 },
+    ]);
+    expectCompleted(outcome);
+    expect(simulator.stats().videoTasksCreated).toBe(1);
+  });
+
+  it('video: a 429 on create', async () => {
+    expectCompleted(await run('video', [{ route: 'video.create', fault: 'http429', retryAfterSeconds: 1, times: 1 }]));
+    expect(simulator.stats().videoTasksCreated).toBe(1);
+  });
+});
+
+describe('failed with the catalogue message, token refunded', () => {
+  it('image: 500 every time', async () => {
+    expectFailed(
+      await run('image', [{ route: 'image', fault: 'http500' }]),
+      'IMAGE_PROVIDER_ERROR',
+      /^Stability AI error: /,
+    );
+    expect(simulator.stats().requests.image).toBe(3);
+  });
+
+  it('image: hangs every time', async () => {
+    expectFailed(await run('image', [{ route: 'image', fault: 'hang' }]), 'IMAGE_FAILED', ERROR_MESSAGES.IMAGE_FAILED);
+  });
+
+  it('image: malformed every time', async () => {
+    expectFailed(
+      await run('image', [{ route: 'image', fault: 'malformed' }]),
+      'IMAGE_FAILED',
+      ERROR_MESSAGES.IMAGE_FAILED,
+    );
+  });
+
+  it('speech: connection dropped every time', async () => {
+    expectFailed(
+      await run('speech', [{ route: 'speech', fault: 'drop' }]),
+      'SPEECH_FAILED',
+      ERROR_MESSAGES.SPEECH_FAILED,
+    );
+  });
+
+  it("video: the task reports 'Fail'", async () => {
+    expectFailed(
+      await run('video', [{ route: 'video.query', fault: 'fail-status' }]),
+      'VIDEO_FAILED_ON_SERVER',
+      ERROR_MESSAGES.VIDEO_FAILED_ON_SERVER,
+    );
+  });
+
+  it('video: an unknown status', async () => {
+    expectFailed(
+      await run('video', [{ route: 'video.query', fault: 'unknown-status', status: 'Mystery' }]),
+      'VIDEO_UNEXPECTED_STATUS',
+      `${ERROR_MESSAGES.VIDEO_UNEXPECTED_STATUS}Mystery`,
+    );
+  });
+
+  it('video: a malformed status body', async () => {
+    expectFailed(
+      await run('video', [{ route: 'video.query', fault: 'malformed' }]),
+      'VIDEO_INVALID_RESPONSE',
+      ERROR_MESSAGES.VIDEO_INVALID_RESPONSE,
+    );
+  });
+});

@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface ChildHandle {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+  /** Signals the whole process group (tsx runs the script in a child process of its own). */
+  kill(signal: NodeJS.Signals): void;
+  stop(): Promise<void>;
+  alive(): boolean;
+}
+
+function track(child: ChildProcess): ChildHandle {
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let exitedFlag = false;
+  void exited.then(() => (exitedFlag = true));
+  const kill = (signal: NodeJS.Signals) => {
+    if (exitedFlag || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    child,
+    output,
+    exited,
+    kill,
+    alive: () => !exitedFlag,
+    async stop() {
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface WorkerProcess extends ChildHandle {
+  ready: Promise<void>;
+}
+
+/** A real worker process (`worker/src/main.ts`), in its own process group so SIGKILL takes all of it. */
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['worker/src/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      FORCE_COLOR: '0',
+      // Several workers share this machine: no fixed metrics port.
+      WORKER_METRICS_PORT: '0',
+      ...env,
+    },
+  });
+  const handle = track(child);
+  const ready = new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`worker did not start:\n${handle.output.join('')}`)), 30_000);
+    child.stdout?.on('data', () => {
+      if (/\[worker\][^\n]* running /.test(handle.output.join(''))) {
+        clearTimeout(timer);
+        done();
+      }
+    });
+    void handle.exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`worker exited (${code}) before it was ready:\n${handle.output.join('')}`));
+    });
+  });
+  ready.catch(() => undefined);
+  return { ...handle, ready };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface DedicatedRedis {
+  url: string;
+  port: number;
+  dir: string;
+  start(): Promise<void>;
+  /** SIGTERM: Redis writes and fsyncs its append-only file before it exits. */
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** A redis-server of the test's own, with AOF in a temp dir, on a free port; never the machine's Redis. */
+export async function dedicatedRedis(): Promise<DedicatedRedis> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'mediagen-faults-redis-'));
+  let handle: ChildHandle | undefined;
+  const url = `redis://127.0.0.1:${port}`;
+  const redis: DedicatedRedis = {
+    url,
+    port,
+    dir,
+    async start() {
+      const child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--appendonly',
+          'yes',
+          '--appendfsync',
+          'everysec',
+          '--dir',
+          dir,
+          '--save',
+          '',
+        ],
+        { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      handle = track(child);
+      const deadline = Date.now() + 10_000;
+      while (!(await ping(port))) {
+        if (Date.now() > deadline || !handle.alive())
+          throw new Error(`redis-server did not start:\n${handle.output.join('')}`);
+        await sleep(50);
+      }
+    },
+    async stop() {
+      await handle?.stop();
+    },
+    async remove() {
+      await handle?.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  await redis.start();
+  return redis;
+}
+
+async function ping(port: number): Promise<boolean> {
+  try {
+    const { connect } = await import('node:net');
+    return await new Promise((done) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      const finish = (ok: boolean) => {
+        socket.destroy();
+        done(ok);
+      };
+      socket.setTimeout(500, () => finish(false));
+      socket.once('error', () => finish(false));
+      socket.once('connect', () => socket.write('PING\r\n'));
+      socket.once('data', (data) => finish(data.toString().startsWith('+PONG')));
+    });
+  } catch {
+    return false;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

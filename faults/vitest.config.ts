@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'faults',
+    root: import.meta.dirname,
+    include: ['**/*.test.ts'],
+    // The Auth emulator (reused when one already answers); the root config makes sure Redis is up.
+    globalSetup: ['../server/test/support/global-setup.ts'],
+    // Files start processes, kill them and stop a Redis: one at a time keeps this 2-core machine honest.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
