@@ -3,7 +3,13 @@ import type { Generation, GenerationKind } from '@mediagen/shared';
 import type { CanceledStreamEvent, GenerationEventSource, QueueEventName } from '../src/queue/generation-queues';
 import { GenerationRelay } from '../src/socket/generation-relay';
 
-type Listener = (kind: GenerationKind, event: QueueEventName, jobId: string, eventId: string) => void;
+type Listener = (
+  kind: GenerationKind,
+  event: QueueEventName,
+  jobId: string,
+  eventId: string,
+  progress?: number,
+) => void;
 
 class FakeSource implements GenerationEventSource {
   queueListeners: Listener[] = [];
@@ -16,8 +22,8 @@ class FakeSource implements GenerationEventSource {
     this.cancelListeners.push(listener);
     return () => (this.cancelListeners = this.cancelListeners.filter((item) => item !== listener));
   }
-  fire(event: QueueEventName, jobId = 'speech_1') {
-    this.queueListeners.forEach((listener) => listener('speech', event, jobId, `${Date.now()}-0`));
+  fire(event: QueueEventName, jobId = 'speech_1', progress?: number) {
+    this.queueListeners.forEach((listener) => listener('speech', event, jobId, `${Date.now()}-0`, progress));
   }
 }
 
@@ -45,7 +51,7 @@ function setup(states: Generation[]) {
     log: { warn: () => undefined },
   });
   relay.start();
-  return { source, emitted, relay };
+  return { source, emitted, relay, reads: () => reads };
 }
 
 describe('GenerationRelay', () => {
@@ -80,6 +86,21 @@ describe('GenerationRelay', () => {
     await relay.stop();
     // The 'active' event, raised back to 50, shows the owner nothing new: it is not sent again.
     expect(emitted.map(({ generation: update }) => update.progress)).toEqual([50, 60]);
+  });
+
+  it("takes a running job's progress from its event, without reading the job again", async () => {
+    const { source, emitted, relay, reads } = setup([generation('active', 10)]);
+    source.fire('active');
+    source.fire('progress', 'speech_1', 35);
+    source.fire('progress', 'speech_1', 20);
+    source.fire('progress', 'speech_1', 60);
+    await relay.stop();
+    expect(reads()).toBe(1);
+    expect(emitted.map(({ uid, generation: update }) => `${uid}:${update.status}:${update.progress}`)).toEqual([
+      'u1:active:10',
+      'u1:active:35',
+      'u1:active:60',
+    ]);
   });
 
   it('sends a state the owner has already seen only once, however many queue events repeat it', async () => {

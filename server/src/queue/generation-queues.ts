@@ -42,7 +42,14 @@ export interface GenerationQueues {
  * One entry of a queue's event stream. `eventId` is the stream id, which starts with the time (ms) the
  * event was written: the delivery lag is measured from it.
  */
-export type QueueEventListener = (kind: GenerationKind, event: QueueEventName, jobId: string, eventId: string) => void;
+export type QueueEventListener = (
+  kind: GenerationKind,
+  event: QueueEventName,
+  jobId: string,
+  eventId: string,
+  /** The value a 'progress' event carries. */
+  progress?: number,
+) => void;
 export type CanceledEventListener = (kind: GenerationKind, event: CanceledStreamEvent, eventId: string) => void;
 
 /** What the socket relay needs: the event stream of each kind. */
@@ -211,7 +218,8 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     const detach: (() => void)[] = [];
     for (const kind of GENERATION_KINDS) {
       for (const event of RELAYED_EVENTS) {
-        const handler = (args: { jobId: string }, eventId: string) => listener(kind, event, args.jobId, eventId);
+        const handler = (args: { jobId: string; data?: unknown }, eventId: string) =>
+          listener(kind, event, args.jobId, eventId, typeof args.data === 'number' ? args.data : undefined);
         const queueEvents = this.events[kind] as unknown as NodeJS.EventEmitter;
         queueEvents.on(event, handler);
         detach.push(() => queueEvents.off(event, handler));

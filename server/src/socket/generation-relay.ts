@@ -1,4 +1,4 @@
-import { isFinalStatus, type Generation, type GenerationKind } from '@mediagen/shared';
+import { isFinalStatus, nextProgress, type Generation, type GenerationKind } from '@mediagen/shared';
 import type { GenerationEventSource, QueueEventName } from '../queue/generation-queues';
 
 const MAX_TRACKED_JOBS = 10_000;
@@ -33,13 +33,13 @@ interface Options {
 const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed', 'failed', 'removed']);
 
 /**
- * Turns queue events into `generation:update` events for the owner. Each event re-reads the whole job,
- * so a late or repeated event still carries the current state. Per job, events are handled in order and
+ * Turns queue events into `generation:update` events for the owner. Each event but progress re-reads the
+ * whole job, so a late or repeated event still carries the current state. Per job, events are handled in order and
  * progress never goes backwards (state is kept only until the job ends).
  */
 export class GenerationRelay {
   /** Per running job: what its owner last saw. Dropped when the job ends. */
-  private readonly lastSent = new Map<string, { progress: number; fingerprint: string }>();
+  private readonly lastSent = new Map<string, { uid: string; generation: Generation; fingerprint: string }>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly detach: (() => void)[] = [];
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
@@ -49,8 +49,8 @@ export class GenerationRelay {
 
   start(): void {
     this.detach.push(
-      this.options.source.onQueueEvent((kind, event, jobId, eventId) => {
-        this.enqueue(jobId, () => this.relay(kind, event, jobId, eventId));
+      this.options.source.onQueueEvent((kind, event, jobId, eventId, progress) => {
+        this.enqueue(jobId, () => this.relay(kind, event, jobId, eventId, progress));
         if (QUEUE_MOVES.has(event)) this.schedulePositionRefresh(kind);
       }),
       this.options.source.onCanceled((kind, event, eventId) => {
@@ -84,6 +84,20 @@ export class GenerationRelay {
     this.positionRefreshes.set(kind, timer);
   }
 
+  /**
+   * Progress is most of the traffic, and its event carries the new value: a running job whose state this
+   * relay already knows is updated without reading the job back from Redis.
+   */
+  private fromProgressEvent(
+    jobId: string,
+    event: QueueEventName | 'position',
+    reportedProgress: number | undefined,
+  ): { uid: string; generation: Generation } | null {
+    const known = this.lastSent.get(jobId);
+    if (event !== 'progress' || reportedProgress === undefined || known?.generation.status !== 'active') return null;
+    return { uid: known.uid, generation: { ...known.generation, progress: nextProgress(0, reportedProgress) } };
+  }
+
   /** Stops listening and waits for the updates already being handled. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -112,13 +126,14 @@ export class GenerationRelay {
     event: QueueEventName | 'position',
     jobId: string,
     eventId: string | undefined,
+    reportedProgress?: number,
   ): Promise<void> {
     if (event === 'removed') {
       // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
       this.lastSent.delete(jobId);
       return;
     }
-    const loaded = await this.options.load(kind, jobId);
+    const loaded = this.fromProgressEvent(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
     if (loaded === null) return;
     const { uid, generation } = loaded;
     const origin: UpdateOrigin = { kind, event, eventId };
@@ -136,16 +151,16 @@ export class GenerationRelay {
       generation.status = 'queued';
     }
     const last = this.lastSent.get(jobId);
-    if (last !== undefined && generation.progress < last.progress) {
+    if (last !== undefined && generation.progress < last.generation.progress) {
       if (event === 'progress') return;
-      generation.progress = last.progress;
+      generation.progress = last.generation.progress;
     }
     // A video poll alone raises four queue events (delayed, waiting, active, progress); the owner hears
     // only the ones that change what they see.
     const fingerprint = visibleState(generation);
     if (last?.fingerprint === fingerprint) return;
     this.lastSent.delete(jobId);
-    this.lastSent.set(jobId, { progress: generation.progress, fingerprint });
+    this.lastSent.set(jobId, { uid, generation, fingerprint });
     // Jobs that end without this server hearing it (removed by retention) must not pile up.
     if (this.lastSent.size > MAX_TRACKED_JOBS) this.lastSent.delete(this.lastSent.keys().next().value!);
     this.options.emit(uid, generation, origin);
