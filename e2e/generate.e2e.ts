@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { Generation } from '../shared/src/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage, type PageWatch } from './support/browser';
@@ -12,7 +14,7 @@ import {
 } from './support/app';
 import { recordProgress } from './support/progress';
 
-const { client, emulator, simulator } = inject('stack');
+const { api, client, emulator, simulator } = inject('stack');
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const EXHAUSTED =
   'Your free tokens are over. Tokens will reset in 30 days. Please purchase a subscription for unlimited access.';
@@ -296,6 +298,47 @@ describe('generating from the dashboard', () => {
     }
   });
 
+  it('shows the place in line while an image waits, then makes it', async () => {
+    const { page, context, errors } = await signedInPage('queue');
+    try {
+      // Another user's image meets a provider 429: the worker pauses the whole image queue for the
+      // Retry-After, so an image submitted meanwhile reliably waits in line.
+      expect((await fetch(`${simulator}/__sim/reset`, { method: 'POST' })).status).toBe(204);
+      const fault = await fetch(`${simulator}/__sim/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ route: 'image', fault: 'http429', times: 1, retryAfterSeconds: 8 }),
+      });
+      expect(fault.status).toBe(204);
+      const other = await createUser(emulator, uniqueEmail('queue-ahead'));
+      await callApi<Generation>(other, '/api/generations', { kind: 'image', prompt: 'a queue ahead' });
+      await expect
+        .poll(
+          async () => ((await (await fetch(`${simulator}/__sim/stats`)).json()) as SimulatorStats).requests.image ?? 0,
+          { timeout: 5000, interval: 50 },
+        )
+        .toBeGreaterThanOrEqual(1);
+      // The simulator answers after its 600 ms latency; then the worker pauses the queue.
+      await page.waitForTimeout(1500);
+
+      const panel = page.getByRole('region', { name: 'Image generator' });
+      await panel.getByLabel('Image prompt').fill('a lighthouse keeper waiting his turn');
+      await panel.getByRole('button', { name: 'Generate Image' }).click();
+      const status = panel.getByRole('status');
+      await status.filter({ hasText: /^Queued — (next|#\d+) in line(, about \d+ (s|min))?$/ }).waitFor({ timeout: 5000 });
+      expect(await panel.getByRole('progressbar').getAttribute('aria-valuetext')).toBe(await status.textContent());
+
+      // Once the pause ends it runs like any other image.
+      await panel
+        .getByRole('img', { name: 'Generated image: a lighthouse keeper waiting his turn' })
+        .waitFor({ timeout: 30_000 });
+      expect(await panel.getByRole('status').count()).toBe(0);
+      expectNoConsoleErrors(errors, 'a queued image');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows all three results together on the dashboard, in both themes (screenshots)', async () => {
     const { page, context, errors } = await signedInPage('shots');
     try {
@@ -336,6 +379,24 @@ describe('generating from the dashboard', () => {
     }
   });
 });
+
+interface SimulatorStats {
+  requests: Record<string, number>;
+}
+
+/** Calls the API as another user, the way the app does (bearer token, an idempotency key per submission). */
+async function callApi<T>(idToken: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${api}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      Authorization: `Bearer ${idToken}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'idempotency-key': randomUUID() }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
 
 /** The browser logs a refused request (here the API's 402) as a console error; that one is expected. */
 function isRefusal(error: string, status: number): boolean {

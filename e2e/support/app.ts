@@ -15,14 +15,18 @@ export function uniqueEmail(label: string): string {
 
 export const PASSWORD = 'secret-pass-123';
 
-/** Creates an account straight on the auth emulator, for tests that are not about signing up. */
-export async function createUser(emulator: string, email: string, password = PASSWORD): Promise<void> {
+/**
+ * Creates an account straight on the auth emulator, for tests that are not about signing up.
+ * Resolves to the account's ID token, for tests that call the API as that user without a browser.
+ */
+export async function createUser(emulator: string, email: string, password = PASSWORD): Promise<string> {
   const response = await fetch(`http://${emulator}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password, returnSecureToken: true }),
   });
   if (!response.ok) throw new Error(`emulator sign-up failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { idToken: string }).idToken;
 }
 
 /** Signs in the way a returning user does: the Welcome Back page, then the dashboard. */

@@ -1,28 +1,39 @@
-import { TOAST_DURATION_MS } from '@mediagen/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
-import { Toaster } from 'sonner';
-import { useThemeStore } from '@/stores/theme-store';
+import { afterFirstPaint } from '@/lib/after-first-paint';
+import { onFirstToastRequest } from '@/lib/notify';
 import { createAppRouter } from './router';
 
-/** Toasts start below the 4rem top bar: at Sonner's default offset a 5-second toast covers Logout and the theme toggle. */
-const TOASTS_TOP = 76;
+// Sonner stays out of the first chunk: the toaster loads once the page has painted, or sooner if a
+// toast asks for it. Toasts made before it mounts are replayed by Sonner when it subscribes.
+const AppToaster = lazy(async () => ({ default: (await import('./AppToaster')).AppToaster }));
 
 export function App() {
   const [router] = useState(createAppRouter);
-  const isDark = useThemeStore((state) => state.isDark);
+  const showToaster = useToasterWanted();
   return (
     <>
       <RouterProvider router={router} />
-      <Toaster
-        position="top-right"
-        offset={{ top: TOASTS_TOP }}
-        mobileOffset={{ top: TOASTS_TOP }}
-        duration={TOAST_DURATION_MS}
-        theme={isDark ? 'dark' : 'light'}
-        richColors
-        closeButton
-      />
+      {showToaster && (
+        <Suspense fallback={null}>
+          <AppToaster />
+        </Suspense>
+      )}
     </>
   );
+}
+
+function useToasterWanted(): boolean {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (wanted) return;
+    const want = () => setWanted(true);
+    const cancelIdle = afterFirstPaint(want);
+    const stopListening = onFirstToastRequest(want);
+    return () => {
+      cancelIdle();
+      stopListening();
+    };
+  }, [wanted]);
+  return wanted;
 }

@@ -1,9 +1,11 @@
 interface ProgressBarProps {
   label: string;
   value: number;
+  /** What the value means in words, read by screen readers instead of the bare percentage. */
+  valueText?: string;
 }
 
-export function ProgressBar({ label, value }: ProgressBarProps) {
+export function ProgressBar({ label, value, valueText }: ProgressBarProps) {
   return (
     <div
       role="progressbar"
@@ -11,6 +13,7 @@ export function ProgressBar({ label, value }: ProgressBarProps) {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={value}
+      aria-valuetext={valueText}
       className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
     >
       <div

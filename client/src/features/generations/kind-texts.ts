@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type GenerationKind } from '@mediagen/shared';
+import { ERROR_MESSAGES, type GenerationKind, type QueuePosition } from '@mediagen/shared';
 
 interface KindTexts {
   /** Capitalised name, as in the reset toast '{Image|Video|Speech} content has been reset!'. */
@@ -26,4 +26,16 @@ export function resetMessage(kind: GenerationKind): string {
 
 export function progressMessage(kind: GenerationKind, progress: number): string {
   return `Generating ${kind}... ${progress}%`;
+}
+
+/** 'Queued — #2 in line, about 20 s'; the estimate is left out while the server has none. */
+export function queueMessage({ position, etaMs }: QueuePosition): string {
+  const place = position <= 1 ? 'Queued — next in line' : `Queued — #${position} in line`;
+  return etaMs === null ? place : `${place}, about ${formatWait(etaMs)}`;
+}
+
+function formatWait(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  return `${Math.round(seconds / 60)} min`;
 }

@@ -1,8 +1,7 @@
 import { LONG_TOAST_DURATION_MS } from '@mediagen/shared';
 import { useEffect } from 'react';
-import { toast } from 'sonner';
+import { notify } from '@/lib/notify';
 import { useAuthStore } from '@/stores/auth-store';
-import { getMe } from '../api/get-me';
 import { welcomeMessage } from '../welcome-message';
 
 /** Spec §4: once per sign-in, a 5-second toast with the balances, then hasShownWelcome is set. */
@@ -13,10 +12,10 @@ export function useWelcomeToast(): void {
   useEffect(() => {
     if (!isAuthenticated || hasShownWelcome) return;
     let canceled = false;
-    getMe().then(
-      (me) => {
+    fetchBalances().then(
+      (tokens) => {
         if (canceled) return;
-        toast.success(welcomeMessage(me.tokens), { duration: LONG_TOAST_DURATION_MS });
+        notify.success(welcomeMessage(tokens), { duration: LONG_TOAST_DURATION_MS });
         useAuthStore.getState().welcomeShown();
       },
       // Left unset on failure so the welcome is tried again on the next visit.
@@ -26,4 +25,11 @@ export function useWelcomeToast(): void {
       canceled = true;
     };
   }, [isAuthenticated, hasShownWelcome]);
+}
+
+// Every page runs this hook, but only a signed-in user needs the API client: it loads with the call
+// (the dashboard shares the chunk) rather than with the landing page.
+async function fetchBalances() {
+  const { getMe } = await import('../api/get-me');
+  return (await getMe()).tokens;
 }

@@ -1,8 +1,8 @@
 import { AUTH_MESSAGES, validateCredentials } from '@mediagen/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import { Modal } from '@/components/ui/Modal';
 import { loadFirebaseAuth } from '@/lib/auth-client';
+import { notify } from '@/lib/notify';
 import { describeAuthError, signInWithCredentials, signUpWithCredentials } from '../api/auth-actions';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
@@ -54,14 +54,14 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
     try {
       if (mode === 'sign-up') {
         await signUpWithCredentials(email, password);
-        toast.success(AUTH_MESSAGES.accountCreated);
+        notify.success(AUTH_MESSAGES.accountCreated);
       } else {
         await signInWithCredentials(email, password);
-        toast.success(AUTH_MESSAGES.signedIn);
+        notify.success(AUTH_MESSAGES.signedIn);
       }
       onSignedIn();
     } catch (error) {
-      toast.error(describeAuthError(error));
+      notify.error(describeAuthError(error));
     } finally {
       setSubmitting(false);
     }

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '@mediagen/shared';
 import { useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { notify } from '@/lib/notify';
 import { describeAuthError, signInWithCredentials } from '../api/auth-actions';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
@@ -19,10 +19,10 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
     setSubmitting(true);
     try {
       await signInWithCredentials(email, password);
-      toast.success(AUTH_MESSAGES.signedIn);
+      notify.success(AUTH_MESSAGES.signedIn);
       onSignedIn();
     } catch (error) {
-      toast.error(describeAuthError(error));
+      notify.error(describeAuthError(error));
     } finally {
       setSubmitting(false);
     }

@@ -1,6 +1,6 @@
 import { socialSignInSuccess } from '@mediagen/shared';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { notify } from '@/lib/notify';
 import { describeAuthError, isPopupDismissal, signInWithSocialProvider, type SocialProvider } from '../api/auth-actions';
 
 export function useSocialSignIn(onSignedIn: () => void) {
@@ -10,10 +10,10 @@ export function useSocialSignIn(onSignedIn: () => void) {
     setPendingProvider(provider);
     try {
       await signInWithSocialProvider(provider);
-      toast.success(socialSignInSuccess(provider));
+      notify.success(socialSignInSuccess(provider));
       onSignedIn();
     } catch (error) {
-      if (!isPopupDismissal(error)) toast.error(describeAuthError(error));
+      if (!isPopupDismissal(error)) notify.error(describeAuthError(error));
     } finally {
       setPendingProvider(null);
     }

@@ -1,25 +1,20 @@
 import { isFinalStatus, type Generation } from '@mediagen/shared';
 import { ProgressBar } from '@/components/ui/ProgressBar';
-import { progressMessage } from '../kind-texts';
+import { progressMessage, queueMessage } from '../kind-texts';
 
-/** Progress of a running generation, with its place in the queue while it waits. */
+/** Progress of a running generation; while it waits, its place in line instead of a percentage. */
 export function GenerationProgress({ generation }: { generation: Generation | undefined }) {
   if (generation === undefined || isFinalStatus(generation.status)) return null;
   const { kind, progress, queue } = generation;
+  const message =
+    generation.status === 'queued' && queue !== undefined ? queueMessage(queue) : progressMessage(kind, progress);
   return (
-    <div className="grid gap-2" aria-live="polite">
-      <ProgressBar label={`${kind} generation progress`} value={progress} />
-      <div className="flex flex-wrap justify-between gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-        <span>{progressMessage(kind, progress)}</span>
-        {generation.status === 'queued' && queue !== undefined && <span>{queueMessage(queue.position, queue.etaMs)}</span>}
-      </div>
+    <div className="grid gap-2">
+      <ProgressBar label={`${kind} generation progress`} value={progress} valueText={message} />
+      {/* The status line is the live region: the bar's every step would be too chatty to announce. */}
+      <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+        {message}
+      </p>
     </div>
   );
-}
-
-function queueMessage(position: number, etaMs: number | null): string {
-  const place = `Position ${position} in queue`;
-  if (etaMs === null) return place;
-  const seconds = Math.max(1, Math.round(etaMs / 1000));
-  return `${place} · about ${seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`}`;
 }

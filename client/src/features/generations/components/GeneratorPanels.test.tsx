@@ -1,4 +1,10 @@
-import { LONG_TOAST_DURATION_MS, tokensExhaustedMessage, type Generation } from '@mediagen/shared';
+import {
+  ERROR_MESSAGES,
+  LONG_TOAST_DURATION_MS,
+  tokensExhaustedMessage,
+  tooManyInFlightMessage,
+  type Generation,
+} from '@mediagen/shared';
 import { act, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
@@ -75,12 +81,14 @@ describe('image panel', () => {
     expect(headers.Authorization).toBe('Bearer test-id-token');
     expect(headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(init?.body as string)).toEqual({ kind: 'image', prompt: 'a lighthouse at dusk' });
-    expect(screen.getByText('Position 2 in queue · about 20 s')).toBeDefined();
+    expect(screen.getByRole('status').textContent).toBe('Queued — #2 in line, about 20 s');
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('Queued — #2 in line, about 20 s');
+    expect(screen.queryByText(/Generating image/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
 
     socketUpdate({ ...queued, status: 'active', progress: 45, updatedAt: at(3), queue: undefined });
     expect(screen.getByRole('progressbar', { name: 'image generation progress' }).getAttribute('aria-valuenow')).toBe('45');
-    expect(screen.getByText('Generating image... 45%')).toBeDefined();
+    expect(screen.getByRole('status').textContent).toBe('Generating image... 45%');
 
     socketUpdate({
       ...queued,
@@ -118,6 +126,23 @@ describe('image panel', () => {
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
     expect(await screen.findByText('Prompt contains inappropriate content: gore')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', false);
+  });
+
+  it.each([
+    ['TOO_MANY_IN_FLIGHT', tooManyInFlightMessage(3)],
+    ['RATE_LIMITED', ERROR_MESSAGES.RATE_LIMITED],
+  ])("shows a 429 %s as an error toast with the server's message", async (code, message) => {
+    fetchMock.mockResolvedValueOnce(answer(429, { error: { code, message } }));
+    const { user, onBalanceChange } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'a cat');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    const toast = (await screen.findByText(message)).closest('[data-sonner-toast]');
+    expect(toast?.getAttribute('data-type')).toBe('error');
+    // The loading toast became the error toast rather than staying beside it.
+    expect(screen.queryByText('Preparing to generate image...')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', false);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(onBalanceChange).not.toHaveBeenCalled();
   });
 
   it('says when there is no image to download', async () => {
@@ -164,6 +189,20 @@ describe('video panel', () => {
     expect(screen.getByText('Generating video... 37%')).toBeDefined();
     socketUpdate({ ...queued, status: 'active', progress: 20, updatedAt: at(2) });
     expect(screen.getByText('Generating video... 37%')).toBeDefined();
+  });
+
+  it("shows the place in line while queued, then 'Generating video... N%' once it runs", async () => {
+    const queued = buildGeneration({ kind: 'video', queue: { position: 3, etaMs: null } });
+    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    const { user } = renderPanel(VideoPanel);
+    await user.type(screen.getByLabelText('Video prompt'), 'waves at night');
+    await user.click(screen.getByRole('button', { name: 'Generate Video' }));
+    expect(await screen.findByText('Queued — #3 in line')).toBeDefined();
+
+    socketUpdate({ ...queued, updatedAt: at(1), queue: { position: 1, etaMs: 4_400 } });
+    expect(screen.getByRole('status').textContent).toBe('Queued — next in line, about 4 s');
+    socketUpdate({ ...queued, status: 'active', progress: 12, updatedAt: at(2), queue: undefined });
+    expect(screen.getByRole('status').textContent).toBe('Generating video... 12%');
   });
 
   it("shows the failure's message", async () => {

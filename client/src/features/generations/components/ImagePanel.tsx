@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
+import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { downloadImage } from '../utils/download-image';
 import { GenerateButton } from './GenerateButton';
@@ -23,14 +23,14 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
 
   async function download() {
     if (image === undefined) {
-      toast.error(ERROR_MESSAGES.IMAGE_DOWNLOAD_MISSING);
+      notify.error(ERROR_MESSAGES.IMAGE_DOWNLOAD_MISSING);
       return;
     }
     try {
       await downloadImage(image.url, imageDownloadName(Date.now()));
-      toast.success('Image downloaded successfully!');
+      notify.success('Image downloaded successfully!');
     } catch {
-      toast.error('Failed to download image');
+      notify.error('Failed to download image');
     }
   }
 

@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, MAX_SPEECH_INPUT_LENGTH } from '@mediagen/shared';
 import { useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { PauseIcon, PlayIcon, WaveIcon } from '@/components/ui/icons';
+import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { GenerateButton } from './GenerateButton';
 import { GenerationProgress } from './GenerationProgress';
@@ -22,7 +22,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gene
     if (!signedIn) return onRequireSignIn();
     const { language, voice } = customization;
     if (language === '' || voice === '') {
-      toast.error(ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED);
+      notify.error(ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED);
       return;
     }
     stopPlayback();
@@ -45,7 +45,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gene
 
   function failPlayback() {
     // Spec §4: a playback error shows an error toast and stops.
-    toast.error(ERROR_MESSAGES.AUDIO_PLAY_FAILED);
+    notify.error(ERROR_MESSAGES.AUDIO_PLAY_FAILED);
     stopPlayback();
   }
 

@@ -7,13 +7,11 @@ import {
   type GenerationRequestInput,
 } from '@mediagen/shared';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { ApiRequestError } from '@/lib/api-client';
+import { notify, type ToastId } from '@/lib/notify';
 import { createGeneration } from '../api/create-generation';
 import { KIND_TEXTS, resetMessage } from '../kind-texts';
 import { useCurrentGeneration, useGenerationsStore } from '../stores/generations-store';
-
-type ToastId = string | number;
 
 export interface GenerationJob {
   generation: Generation | undefined;
@@ -52,7 +50,7 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
 
   async function submit(input: GenerationRequestInput) {
     setSubmitting(true);
-    const toastId = texts.preparing === undefined ? undefined : toast.loading(texts.preparing);
+    const toastId = texts.preparing === undefined ? undefined : notify.loading(texts.preparing);
     try {
       const started = await createGeneration(input);
       watched.current.set(started.id, toastId);
@@ -68,11 +66,11 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
   function reset() {
     if (generation !== undefined) {
       const toastId = watched.current.get(generation.id);
-      if (toastId !== undefined) toast.dismiss(toastId);
+      if (toastId !== undefined) notify.dismiss(toastId);
       watched.current.delete(generation.id);
     }
     useGenerationsStore.getState().dismissed(kind);
-    toast.success(resetMessage(kind));
+    notify.success(resetMessage(kind));
   }
 
   const running = generation !== undefined && !isFinalStatus(generation.status);
@@ -82,12 +80,12 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
 function announceEnding(generation: Generation, texts: (typeof KIND_TEXTS)[GenerationKind], toastId: ToastId | undefined) {
   const options = toastId === undefined ? {} : { id: toastId };
   if (generation.status === 'completed') {
-    if (texts.completed !== undefined) toast.success(texts.completed, options);
-    else if (toastId !== undefined) toast.dismiss(toastId);
+    if (texts.completed !== undefined) notify.success(texts.completed, options);
+    else if (toastId !== undefined) notify.dismiss(toastId);
   } else if (generation.status === 'canceled') {
-    toast(generation.error?.message ?? ERROR_MESSAGES.CANCELED, options);
+    notify.message(generation.error?.message ?? ERROR_MESSAGES.CANCELED, options);
   } else {
-    toast.error(generation.error?.message ?? texts.failedFallback, options);
+    notify.error(generation.error?.message ?? texts.failedFallback, options);
   }
 }
 
@@ -95,7 +93,7 @@ function announceRefusal(error: unknown, toastId: ToastId | undefined) {
   const message = error instanceof ApiRequestError ? error.message : ERROR_MESSAGES.INTERNAL;
   // Spec §8: the exhausted-tokens toast stays for 5 seconds.
   const exhausted = error instanceof ApiRequestError && error.code === 'TOKENS_EXHAUSTED';
-  toast.error(message, {
+  notify.error(message, {
     ...(toastId === undefined ? {} : { id: toastId }),
     ...(exhausted ? { duration: LONG_TOAST_DURATION_MS } : {}),
   });
