@@ -325,7 +325,9 @@ describe('generating from the dashboard', () => {
       await panel.getByLabel('Image prompt').fill('a lighthouse keeper waiting his turn');
       await panel.getByRole('button', { name: 'Generate Image' }).click();
       const status = panel.getByRole('status');
-      await status.filter({ hasText: /^Queued — (next|#\d+) in line(, about \d+ (s|min))?$/ }).waitFor({ timeout: 5000 });
+      await status
+        .filter({ hasText: /^Queued — (next|#\d+) in line(, about \d+ (s|min))?$/ })
+        .waitFor({ timeout: 5000 });
       expect(await panel.getByRole('progressbar').getAttribute('aria-valuetext')).toBe(await status.textContent());
 
       // Once the pause ends it runs like any other image.

@@ -43,7 +43,11 @@ export class FileArtifactStore implements ArtifactStore {
     const temporaryPath = join(this.directory, `.${key}.${process.pid}.tmp`);
     await writeFile(temporaryPath, data);
     await rename(temporaryPath, join(this.directory, key));
-    return { key, mimeType: MIME_BY_EXTENSION[key.split('.').pop()!] ?? 'application/octet-stream', bytes: data.byteLength };
+    return {
+      key,
+      mimeType: MIME_BY_EXTENSION[key.split('.').pop()!] ?? 'application/octet-stream',
+      bytes: data.byteLength,
+    };
   }
 
   async open(key: string) {

@@ -27,7 +27,10 @@ export interface PageWatch {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, options: { width?: number; height?: number; dark?: boolean } = {}): Promise<PageWatch> {
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; dark?: boolean } = {},
+): Promise<PageWatch> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     colorScheme: options.dark ? 'dark' : 'light',

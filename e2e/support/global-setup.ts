@@ -3,7 +3,6 @@ import type { TestProject } from 'vitest/node';
 import { freePort, isPortFree } from '../../scripts/lib/processes';
 import { startStack } from '../../scripts/lib/stack';
 
-
 /** The whole stack, with a built client, on ports of its own and a key prefix of its own. */
 export default async function setup(project: TestProject) {
   const queuePrefix = `e2e-${randomUUID()}`;
@@ -15,7 +14,12 @@ export default async function setup(project: TestProject) {
     projectId: 'demo-mediagen',
     // Ports from the OS, so a second run (or `pnpm dev`) on the same machine doesn't collide. The emulator
     // also takes the two ports after its own (hub, logging), so it gets a port with free neighbours.
-    ports: { server: await freePort(), simulator: await freePort(), emulator: await emulatorPort(), client: await freePort() },
+    ports: {
+      server: await freePort(),
+      simulator: await freePort(),
+      emulator: await emulatorPort(),
+      client: await freePort(),
+    },
     client: 'preview',
     // Fast enough for a test, slow enough that progress visibly rises.
     env: {

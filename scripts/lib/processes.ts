@@ -33,7 +33,12 @@ export function startProcess(
   options: { cwd: string; env: NodeJS.ProcessEnv; sink: LineSink },
 ): ManagedProcess {
   // Own process group, so stopping it also stops whatever it spawned (npx → firebase → java-less node).
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream! }).on('line', (line) => options.sink(name, line));
   }
@@ -58,7 +63,11 @@ export function startProcess(
   };
 }
 
-export async function waitForHttp(url: string, timeoutMs: number, isReady: (status: number) => boolean = (s) => s < 500): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  isReady: (status: number) => boolean = (s) => s < 500,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

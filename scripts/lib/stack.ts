@@ -72,13 +72,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...options.env,
     };
 
-    const emulatorUp = await fetch(`http://${urls.emulator}/`).then(() => true, () => false);
+    const emulatorUp = await fetch(`http://${urls.emulator}/`).then(
+      () => true,
+      () => false,
+    );
     if (!emulatorUp) {
       processes.push(
         startProcess(
           'auth',
           bin('firebase'),
-          ['emulators:start', '--only', 'auth', '--project', options.projectId, '--config', emulatorConfig(dataDir, ports.emulator)],
+          [
+            'emulators:start',
+            '--only',
+            'auth',
+            '--project',
+            options.projectId,
+            '--config',
+            emulatorConfig(dataDir, ports.emulator),
+          ],
           { cwd: dataDir, env: baseEnv, sink },
         ),
       );
@@ -118,10 +129,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const vite = bin('vite', clientDir);
     const clientArgs = ['--host', '127.0.0.1', '--port', String(ports.client), '--strictPort'];
     if (options.client === 'preview') {
-      const build = startProcess('build', vite, ['build', '--mode', 'development'], { cwd: clientDir, env: clientEnv, sink });
+      const build = startProcess('build', vite, ['build', '--mode', 'development'], {
+        cwd: clientDir,
+        env: clientEnv,
+        sink,
+      });
       const code = await new Promise<number | null>((done) => build.child.once('exit', done));
       if (code !== 0) throw new Error('client build failed');
-      processes.push(startProcess('client', vite, ['preview', ...clientArgs], { cwd: clientDir, env: clientEnv, sink }));
+      processes.push(
+        startProcess('client', vite, ['preview', ...clientArgs], { cwd: clientDir, env: clientEnv, sink }),
+      );
     } else if (options.client === 'dev') {
       processes.push(startProcess('client', vite, clientArgs, { cwd: clientDir, env: clientEnv, sink }));
     }

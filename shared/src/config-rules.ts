@@ -26,7 +26,10 @@ export function configProblemMessage(problem: ConfigProblem): string {
  * Checks named values; `names` maps each key to the variable name shown in messages.
  * Returns every problem, not just the first, so one start names them all.
  */
-export function findConfigProblems(values: Record<string, string | undefined>, names: readonly string[]): ConfigProblem[] {
+export function findConfigProblems(
+  values: Record<string, string | undefined>,
+  names: readonly string[],
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const name of names) {
     const value = values[name];

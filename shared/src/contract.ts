@@ -64,4 +64,3 @@ export interface ServerToClientEvents {
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- clients send nothing over the socket
 export interface ClientToServerEvents {}
-

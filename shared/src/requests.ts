@@ -88,4 +88,3 @@ export const listQuerySchema = z.strictObject({
   cursor: z.string().regex(/^\d+$/, { error: 'cursor must be the nextCursor of a previous page' }).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
-

@@ -16,7 +16,8 @@ export const VIDEO_TIMEOUTS_MS = { start: 60_000, status: 10_000, file: 10_000 }
 export const VIDEO_PENDING_STATUSES: ReadonlySet<string> = new Set(['Preparing', 'Queueing', 'Processing']);
 
 const REAL_VIDEO_PATTERN = /\b(real|realistic|actual)\b/i;
-export const REAL_VIDEO_WORDING = 'cinematic quality, professional video production, realistic lighting, high production value';
+export const REAL_VIDEO_WORDING =
+  'cinematic quality, professional video production, realistic lighting, high production value';
 
 export interface VideoRequestOptions {
   prompt: string;

@@ -14,7 +14,9 @@ import {
 describe('credential rules (spec §5)', () => {
   it('requires both fields and, in the sign-up modal, 6 characters', () => {
     expect(validateCredentials('', 'secret1', { enforceLength: true })).toBe('Please fill in all fields');
-    expect(validateCredentials('a@b.co', '12345', { enforceLength: true })).toBe('Password must be at least 6 characters long');
+    expect(validateCredentials('a@b.co', '12345', { enforceLength: true })).toBe(
+      'Password must be at least 6 characters long',
+    );
     expect(validateCredentials('a@b.co', '12345', { enforceLength: false })).toBeNull();
   });
 

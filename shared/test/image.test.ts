@@ -61,7 +61,11 @@ describe('Stability payload (spec §7, §9)', () => {
   });
 
   it('honours the optional fields', () => {
-    const body = buildStabilityBody('a fox', { width: 768, height: 1344, steps: 20, cfgScale: 5, stylePreset: 'anime' }, 1);
+    const body = buildStabilityBody(
+      'a fox',
+      { width: 768, height: 1344, steps: 20, cfgScale: 5, stylePreset: 'anime' },
+      1,
+    );
     expect(body).toMatchObject({ width: 768, height: 1344, steps: 20, cfg_scale: 5, style_preset: 'anime' });
   });
 

@@ -41,7 +41,10 @@ describe('generation request validation', () => {
   });
 
   it('refuses unknown kinds, unknown fields and out-of-range values with a pointer to the field', () => {
-    expect(parseGenerationRequest({ kind: 'music', prompt: 'x' })).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect(parseGenerationRequest({ kind: 'music', prompt: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_REQUEST' },
+    });
     expect(parseGenerationRequest({ kind: 'image', prompt: 'x', admin: true })).toMatchObject({ ok: false });
     expect(parseGenerationRequest({ kind: 'image', prompt: 'x', width: 1000 })).toMatchObject({
       ok: false,

@@ -19,7 +19,7 @@ describe('token rules (spec §9)', () => {
     expect(daysUntilReset(lastReset, lastReset + 29.5 * DAY_MS)).toBe(1);
   });
 
-  it("words the exhausted toast as the spec does", () => {
+  it('words the exhausted toast as the spec does', () => {
     expect(tokensExhaustedMessage(12)).toBe(
       'Your free tokens are over. Tokens will reset in 12 days. Please purchase a subscription for unlimited access.',
     );

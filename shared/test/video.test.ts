@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isRealVideoPrompt, planVideo, videoPollProgress, VIDEO_MAX_POLLS, VIDEO_POLL_INTERVAL_MS } from '../src';
 
-const base = { prompt: 'a paper boat on a river', quality: 'standard' as const, durationSeconds: 6, style: 'cinematic' };
+const base = {
+  prompt: 'a paper boat on a river',
+  quality: 'standard' as const,
+  durationSeconds: 6,
+  style: 'cinematic',
+};
 
 describe('video rules (spec §5, §9)', () => {
   it('builds the MiniMax payload for a standard video', () => {
@@ -24,7 +29,10 @@ describe('video rules (spec §5, §9)', () => {
   });
 
   it('renders hd at 1920x1080 with high optimization', () => {
-    expect(planVideo({ ...base, quality: 'hd' }).body).toMatchObject({ resolution: '1920x1080', optimization_level: 'high' });
+    expect(planVideo({ ...base, quality: 'hd' }).body).toMatchObject({
+      resolution: '1920x1080',
+      optimization_level: 'high',
+    });
   });
 
   it('makes draft fast', () => {

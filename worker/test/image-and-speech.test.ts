@@ -58,13 +58,18 @@ describe('speech generation', () => {
     expect(result.mimeType).toMatch(/^audio\//);
     const bytes = await artifactBytes(result);
     const isWav = bytes.subarray(0, 4).toString('latin1') === 'RIFF';
-    const isMp3 = bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0);
+    const isMp3 =
+      bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0);
     expect(isWav || isMp3).toBe(true);
   });
 
   it("fails with the provider's message when the request is refused, without retrying, and refunds", async () => {
     // Bypasses the API's schema to reach the provider's own validation: a 4xx is permanent.
-    const { job, uid } = await harness.submit('speech', { ...speechRequest(), voice: 'robot' as never }, { attempts: 3 });
+    const { job, uid } = await harness.submit(
+      'speech',
+      { ...speechRequest(), voice: 'robot' as never },
+      { attempts: 3 },
+    );
     const { state, job: done } = await harness.settled('speech', job);
     expect(state).toBe('failed');
     expect(done.attemptsMade).toBe(1);

@@ -35,7 +35,10 @@ describe('checkAppConfig', () => {
       { ...VALID, VITE_FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', VITE_API_URL: 'http://127.0.0.1:3000/' },
       'https://app.example',
     );
-    expect(check.ok && check.config).toMatchObject({ authEmulatorHost: '127.0.0.1:9099', apiUrl: 'http://127.0.0.1:3000' });
+    expect(check.ok && check.config).toMatchObject({
+      authEmulatorHost: '127.0.0.1:9099',
+      apiUrl: 'http://127.0.0.1:3000',
+    });
   });
 
   it("reports every missing, empty, 'your-' or 'undefined' value with the spec's messages", () => {

@@ -26,7 +26,9 @@ describe('apiRequest', () => {
   });
 
   it('turns an error body into an ApiRequestError with its code and message', async () => {
-    fetchMock.mockResolvedValueOnce(Response.json({ error: { code: 'RATE_LIMITED', message: 'Slow down' } }, { status: 429 }));
+    fetchMock.mockResolvedValueOnce(
+      Response.json({ error: { code: 'RATE_LIMITED', message: 'Slow down' } }, { status: 429 }),
+    );
     await expect(apiRequest('/api/me')).rejects.toEqual(new ApiRequestError(429, 'RATE_LIMITED', 'Slow down'));
   });
 

@@ -11,7 +11,6 @@ import { adminLoginPage } from './admin-login-page';
 
 const QUEUES_PATH = '/admin/queues';
 
-
 type AdminCheck = { outcome: 'admin'; uid: string } | { outcome: 'anonymous' } | { outcome: 'forbidden' };
 
 interface Options {

@@ -20,7 +20,10 @@ export class ProgressReporter {
    * Providers of images and speech say nothing until they answer, so while `work` runs the progress
    * creeps from `from` towards `to`, fast at first and ever more slowly around the expected duration.
    */
-  async during<T>(work: Promise<T>, options: { from: number; to: number; expectedMs: number; tickMs?: number }): Promise<T> {
+  async during<T>(
+    work: Promise<T>,
+    options: { from: number; to: number; expectedMs: number; tickMs?: number },
+  ): Promise<T> {
     const startedAt = Date.now();
     const tick = setInterval(() => {
       const elapsed = Date.now() - startedAt;

@@ -16,8 +16,8 @@ export function AboutPage() {
     <div className="mx-auto grid max-w-7xl gap-20 px-4 py-14 sm:px-6 sm:py-20">
       <PageHeader eyebrow="About Us" title="Our Vision">
         <p>
-          We believe everyone has stories worth telling. MediaGen turns imagination into images, videos and voices,
-          so creators and businesses can bring ideas to life in minutes instead of weeks.
+          We believe everyone has stories worth telling. MediaGen turns imagination into images, videos and voices, so
+          creators and businesses can bring ideas to life in minutes instead of weeks.
         </p>
       </PageHeader>
 

@@ -53,7 +53,11 @@ export function DashboardPage() {
       <DashboardFooter />
       {signInOpen && (
         <Suspense fallback={null}>
-          <AuthModal variant="sign-in-only" onClose={() => setSignInOpen(false)} onSignedIn={() => setSignInOpen(false)} />
+          <AuthModal
+            variant="sign-in-only"
+            onClose={() => setSignInOpen(false)}
+            onSignedIn={() => setSignInOpen(false)}
+          />
         </Suspense>
       )}
     </div>

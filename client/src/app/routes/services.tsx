@@ -1,5 +1,14 @@
 import type { ComponentType, SVGProps } from 'react';
-import { BoltIcon, CheckIcon, ImageIcon, SlidersIcon, TargetIcon, VideoIcon, WandIcon, WaveIcon } from '@/components/ui/icons';
+import {
+  BoltIcon,
+  CheckIcon,
+  ImageIcon,
+  SlidersIcon,
+  TargetIcon,
+  VideoIcon,
+  WandIcon,
+  WaveIcon,
+} from '@/components/ui/icons';
 import { CAPABILITIES, TOOLS } from '@/features/marketing/content/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { PageHeader } from './PageHeader';

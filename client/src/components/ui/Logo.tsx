@@ -2,7 +2,11 @@ import { Link } from 'react-router-dom';
 
 export function Logo() {
   return (
-    <Link to="/" className="flex items-center gap-2 rounded-lg font-extrabold tracking-tight" aria-label="MediaGen home">
+    <Link
+      to="/"
+      className="flex items-center gap-2 rounded-lg font-extrabold tracking-tight"
+      aria-label="MediaGen home"
+    >
       <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
       <span className="text-lg text-slate-900 dark:text-white">
         Media<span className="text-gradient">Gen</span>

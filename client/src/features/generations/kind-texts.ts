@@ -17,7 +17,11 @@ export const KIND_TEXTS: Record<GenerationKind, KindTexts> = {
     failedFallback: ERROR_MESSAGES.IMAGE_FAILED,
   },
   video: { label: 'Video', failedFallback: ERROR_MESSAGES.VIDEO_GENERATION_FAILED },
-  speech: { label: 'Speech', completed: 'Speech generated successfully!', failedFallback: ERROR_MESSAGES.SPEECH_FAILED },
+  speech: {
+    label: 'Speech',
+    completed: 'Speech generated successfully!',
+    failedFallback: ERROR_MESSAGES.SPEECH_FAILED,
+  },
 };
 
 export function resetMessage(kind: GenerationKind): string {

@@ -7,7 +7,9 @@ import { deferred } from '@/testing/fake-firebase-auth';
 import { renderWithApp } from '@/testing/render';
 import { AuthModal, type AuthModalVariant } from './AuthModal';
 
-const firebase = vi.hoisted(() => ({ fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth }));
+const firebase = vi.hoisted(() => ({
+  fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth,
+}));
 vi.mock('@/lib/auth-client', () => ({
   loadFirebaseAuth: async () => firebase.fake,
   getIdToken: () => firebase.fake.getIdToken(),
@@ -93,7 +95,10 @@ describe('sign-in/sign-up modal', () => {
   });
 
   it("shows the catalogue's message for a provider error", async () => {
-    firebase.fake.signUpWithEmail.mockRejectedValueOnce({ code: 'auth/email-already-in-use', message: 'Firebase: Error' });
+    firebase.fake.signUpWithEmail.mockRejectedValueOnce({
+      code: 'auth/email-already-in-use',
+      message: 'Firebase: Error',
+    });
     const { user, dialog, onSignedIn } = renderModal('sign-in-or-up');
     await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
     await user.type(email(), 'ada@example.com');

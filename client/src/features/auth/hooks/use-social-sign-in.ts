@@ -1,7 +1,12 @@
 import { socialSignInSuccess } from '@mediagen/shared';
 import { useState } from 'react';
 import { notify } from '@/lib/notify';
-import { describeAuthError, isPopupDismissal, signInWithSocialProvider, type SocialProvider } from '../api/auth-actions';
+import {
+  describeAuthError,
+  isPopupDismissal,
+  signInWithSocialProvider,
+  type SocialProvider,
+} from '../api/auth-actions';
 
 export function useSocialSignIn(onSignedIn: () => void) {
   const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);

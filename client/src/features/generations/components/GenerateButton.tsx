@@ -32,7 +32,10 @@ export function GenerateButton({
       onClick={onGenerate}
     >
       {busy && signedIn && (
-        <span className="size-4 animate-spin rounded-full border-2 border-white border-t-transparent" aria-hidden="true" />
+        <span
+          className="size-4 animate-spin rounded-full border-2 border-white border-t-transparent"
+          aria-hidden="true"
+        />
       )}
       {label}
     </button>

@@ -87,7 +87,9 @@ describe('image panel', () => {
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
 
     socketUpdate({ ...queued, status: 'active', progress: 45, updatedAt: at(3), queue: undefined });
-    expect(screen.getByRole('progressbar', { name: 'image generation progress' }).getAttribute('aria-valuenow')).toBe('45');
+    expect(screen.getByRole('progressbar', { name: 'image generation progress' }).getAttribute('aria-valuenow')).toBe(
+      '45',
+    );
     expect(screen.getByRole('status').textContent).toBe('Generating image... 45%');
 
     socketUpdate({
@@ -153,7 +155,12 @@ describe('image panel', () => {
 
   it('reset clears the prompt and the result', async () => {
     const { user } = renderPanel(ImagePanel);
-    const done = buildGeneration({ kind: 'image', status: 'completed', progress: 100, result: { url: 'http://x/a.png', mimeType: 'image/png' } });
+    const done = buildGeneration({
+      kind: 'image',
+      status: 'completed',
+      progress: 100,
+      result: { url: 'http://x/a.png', mimeType: 'image/png' },
+    });
     act(() => useGenerationsStore.getState().started(done));
     await user.type(screen.getByLabelText('Image prompt'), 'a cat');
     expect(screen.getByRole('img', { name: /Generated image/ })).toBeDefined();
@@ -274,7 +281,13 @@ describe('speech panel', () => {
     });
     expect(screen.queryByRole('button', { name: 'Play audio' })).toBeNull();
 
-    socketUpdate({ ...queued, status: 'completed', progress: 100, updatedAt: at(2), result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } });
+    socketUpdate({
+      ...queued,
+      status: 'completed',
+      progress: 100,
+      updatedAt: at(2),
+      result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+    });
     expect(await screen.findByText('Speech generated successfully!')).toBeDefined();
     await user.click(screen.getByRole('button', { name: 'Play audio' }));
     expect(play).toHaveBeenCalledOnce();
@@ -288,7 +301,14 @@ describe('speech panel', () => {
     act(() =>
       useGenerationsStore
         .getState()
-        .started(buildGeneration({ kind: 'speech', status: 'completed', progress: 100, result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } })),
+        .started(
+          buildGeneration({
+            kind: 'speech',
+            status: 'completed',
+            progress: 100,
+            result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+          }),
+        ),
     );
     await user.click(screen.getByRole('button', { name: 'Play audio' }));
     expect(await screen.findByText('Failed to play audio')).toBeDefined();
@@ -301,7 +321,14 @@ describe('speech panel', () => {
     act(() =>
       useGenerationsStore
         .getState()
-        .started(buildGeneration({ kind: 'speech', status: 'completed', progress: 100, result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' } })),
+        .started(
+          buildGeneration({
+            kind: 'speech',
+            status: 'completed',
+            progress: 100,
+            result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+          }),
+        ),
     );
     await user.type(screen.getByLabelText('Text to speak'), 'Hi');
     await user.selectOptions(screen.getByLabelText('Gender'), 'female');

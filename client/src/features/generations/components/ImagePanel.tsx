@@ -46,7 +46,13 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       icon={<ImageIcon />}
       onReset={reset}
       actions={
-        <button type="button" className="btn-icon" aria-label="Download image" title="Download" onClick={() => void download()}>
+        <button
+          type="button"
+          className="btn-icon"
+          aria-label="Download image"
+          title="Download"
+          onClick={() => void download()}
+        >
           <DownloadIcon />
         </button>
       }
@@ -66,7 +72,13 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       />
       <GenerationProgress generation={job.generation} />
       <ResultFrame shape="square" icon={<ImageIcon />} emptyHint="Your generated image will appear here">
-        {image && <img src={image.url} alt={`Generated image: ${job.generation?.prompt ?? ''}`} className="size-full object-cover" />}
+        {image && (
+          <img
+            src={image.url}
+            alt={`Generated image: ${job.generation?.prompt ?? ''}`}
+            className="size-full object-cover"
+          />
+        )}
       </ResultFrame>
     </PanelCard>
   );

@@ -27,7 +27,13 @@ export function PanelCard({ title, description, icon, onReset, actions, children
         </div>
         <div className="flex gap-1 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 md:opacity-0 [@media(hover:none)]:opacity-100">
           {actions}
-          <button type="button" className="btn-icon" aria-label={`Reset ${title.toLowerCase()}`} title="Reset" onClick={onReset}>
+          <button
+            type="button"
+            className="btn-icon"
+            aria-label={`Reset ${title.toLowerCase()}`}
+            title="Reset"
+            onClick={onReset}
+          >
             <ResetIcon />
           </button>
         </div>

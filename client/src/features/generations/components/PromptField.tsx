@@ -10,7 +10,14 @@ interface PromptFieldProps {
   onChange: (value: string) => void;
 }
 
-export function PromptField({ label, value, placeholder, disabled = false, maxLength = MAX_PROMPT_LENGTH, onChange }: PromptFieldProps) {
+export function PromptField({
+  label,
+  value,
+  placeholder,
+  disabled = false,
+  maxLength = MAX_PROMPT_LENGTH,
+  onChange,
+}: PromptFieldProps) {
   const id = useId();
   return (
     <div>

@@ -36,7 +36,9 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
         label="Video prompt"
         value={prompt}
         onChange={setPrompt}
-        placeholder={signedIn ? 'Describe the video scene you want to generate...' : 'Please sign in to generate videos'}
+        placeholder={
+          signedIn ? 'Describe the video scene you want to generate...' : 'Please sign in to generate videos'
+        }
       />
       <GenerateButton
         signedIn={signedIn}
@@ -50,7 +52,13 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       <GenerationProgress generation={job.generation} />
       <ResultFrame shape="wide" icon={<VideoIcon />} emptyHint="Your generated video will appear here">
         {video && (
-          <video src={video.url} controls playsInline aria-label="Generated video" className="size-full bg-black object-contain">
+          <video
+            src={video.url}
+            controls
+            playsInline
+            aria-label="Generated video"
+            className="size-full bg-black object-contain"
+          >
             <track kind="captions" />
           </video>
         )}

@@ -1,4 +1,12 @@
-import { defaultVoiceFor, LANGUAGE_GROUPS, VOICE_GENDERS, VOICES, type LanguageCode, type VoiceGender, type VoiceId } from '@mediagen/shared';
+import {
+  defaultVoiceFor,
+  LANGUAGE_GROUPS,
+  VOICE_GENDERS,
+  VOICES,
+  type LanguageCode,
+  type VoiceGender,
+  type VoiceId,
+} from '@mediagen/shared';
 import { useId } from 'react';
 
 /** Spec §3: the speech customization, all empty until chosen. */

@@ -77,7 +77,11 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
   return { generation, busy: submitting || running, submit, reset };
 }
 
-function announceEnding(generation: Generation, texts: (typeof KIND_TEXTS)[GenerationKind], toastId: ToastId | undefined) {
+function announceEnding(
+  generation: Generation,
+  texts: (typeof KIND_TEXTS)[GenerationKind],
+  toastId: ToastId | undefined,
+) {
   const options = toastId === undefined ? {} : { id: toastId };
   if (generation.status === 'completed') {
     if (texts.completed !== undefined) notify.success(texts.completed, options);

@@ -1,7 +1,14 @@
 import type { Generation } from '@mediagen/shared';
 import { describe, expect, it } from 'vitest';
 import { at, buildGeneration } from '@/testing/generation-factory';
-import { applyDismissed, applyResync, applyStarted, applyUpdate, EMPTY_GENERATIONS, mergeGeneration } from './generation-reducer';
+import {
+  applyDismissed,
+  applyResync,
+  applyStarted,
+  applyUpdate,
+  EMPTY_GENERATIONS,
+  mergeGeneration,
+} from './generation-reducer';
 
 function applyAll(updates: Generation[]) {
   return updates.reduce(applyUpdate, EMPTY_GENERATIONS);
@@ -41,7 +48,12 @@ describe('mergeGeneration', () => {
   });
 
   it('ignores a running event once the generation has ended', () => {
-    const failed = { ...queued, status: 'failed' as const, updatedAt: at(3), error: { code: 'IMAGE_FAILED' as const, message: 'Failed to generate image' } };
+    const failed = {
+      ...queued,
+      status: 'failed' as const,
+      updatedAt: at(3),
+      error: { code: 'IMAGE_FAILED' as const, message: 'Failed to generate image' },
+    };
     expect(mergeGeneration(failed, active70)).toBe(failed);
   });
 
@@ -86,9 +98,27 @@ describe('current generation per kind', () => {
   });
 
   it('resumes the newest running generation of each kind after a reload', () => {
-    const oldImage = buildGeneration({ kind: 'image', status: 'completed', progress: 100, createdAt: at(0), updatedAt: at(10) });
-    const runningImage = buildGeneration({ kind: 'image', status: 'active', progress: 60, createdAt: at(20), updatedAt: at(25) });
-    const finishedVideo = buildGeneration({ kind: 'video', status: 'completed', progress: 100, createdAt: at(5), updatedAt: at(30) });
+    const oldImage = buildGeneration({
+      kind: 'image',
+      status: 'completed',
+      progress: 100,
+      createdAt: at(0),
+      updatedAt: at(10),
+    });
+    const runningImage = buildGeneration({
+      kind: 'image',
+      status: 'active',
+      progress: 60,
+      createdAt: at(20),
+      updatedAt: at(25),
+    });
+    const finishedVideo = buildGeneration({
+      kind: 'video',
+      status: 'completed',
+      progress: 100,
+      createdAt: at(5),
+      updatedAt: at(30),
+    });
     const state = applyResync(EMPTY_GENERATIONS, [finishedVideo, runningImage, oldImage]);
     expect(state.currentIdByKind).toEqual({ image: runningImage.id });
   });

@@ -1,4 +1,10 @@
-import { GENERATION_KINDS, isFinalStatus, type Generation, type GenerationKind, type GenerationStatus } from '@mediagen/shared';
+import {
+  GENERATION_KINDS,
+  isFinalStatus,
+  type Generation,
+  type GenerationKind,
+  type GenerationStatus,
+} from '@mediagen/shared';
 
 export interface GenerationsState {
   byId: Record<string, Generation>;
@@ -52,7 +58,9 @@ export function applyResync(state: GenerationsState, items: readonly Generation[
     const currentId = next.currentIdByKind[kind];
     const current = currentId === undefined ? undefined : next.byId[currentId];
     const follow =
-      current === undefined ? !isFinalStatus(newest.status) : Date.parse(newest.createdAt) > Date.parse(current.createdAt);
+      current === undefined
+        ? !isFinalStatus(newest.status)
+        : Date.parse(newest.createdAt) > Date.parse(current.createdAt);
     if (follow) next = { ...next, currentIdByKind: { ...next.currentIdByKind, [kind]: newest.id } };
   }
   return next;
@@ -73,7 +81,8 @@ function newestOfKind(
   return items
     .filter((item) => item.kind === kind && !dismissedIds[item.id])
     .reduce<Generation | undefined>(
-      (newest, item) => (newest === undefined || Date.parse(item.createdAt) > Date.parse(newest.createdAt) ? item : newest),
+      (newest, item) =>
+        newest === undefined || Date.parse(item.createdAt) > Date.parse(newest.createdAt) ? item : newest,
       undefined,
     );
 }

@@ -7,7 +7,10 @@ export function HeroPortrait() {
   const [source, setSource] = useState(portrait);
   return (
     <div className="relative">
-      <div className="absolute -inset-6 rounded-full bg-gradient-to-tr from-violet-500/40 to-fuchsia-500/40 blur-3xl" aria-hidden="true" />
+      <div
+        className="absolute -inset-6 rounded-full bg-gradient-to-tr from-violet-500/40 to-fuchsia-500/40 blur-3xl"
+        aria-hidden="true"
+      />
       <img
         src={source}
         onError={() => setSource(portraitFallback)}

@@ -3,25 +3,44 @@ export const TOOLS = [
     id: 'image',
     title: 'AI Image Generation',
     summary: 'Describe a picture and get a polished, high-resolution image in seconds.',
-    bullets: ['Photorealistic and artistic styles', 'High-resolution output up to 4K', 'Automatic prompt enhancement', 'One-click PNG download'],
+    bullets: [
+      'Photorealistic and artistic styles',
+      'High-resolution output up to 4K',
+      'Automatic prompt enhancement',
+      'One-click PNG download',
+    ],
   },
   {
     id: 'video',
     title: 'AI Video Creation',
     summary: 'Turn a scene description into a cinematic video clip.',
-    bullets: ['Cinematic camera and lighting', 'HD and real-footage styles', 'Live progress while it renders', 'Play and share instantly'],
+    bullets: [
+      'Cinematic camera and lighting',
+      'HD and real-footage styles',
+      'Live progress while it renders',
+      'Play and share instantly',
+    ],
   },
   {
     id: 'speech',
     title: 'AI Speech Synthesis',
     summary: 'Give any text a natural, expressive voice.',
-    bullets: ['Six distinct voices', '15 regional and international languages', 'Natural intonation and pacing', 'Instant playback in the browser'],
+    bullets: [
+      'Six distinct voices',
+      '15 regional and international languages',
+      'Natural intonation and pacing',
+      'Instant playback in the browser',
+    ],
   },
 ] as const;
 
 export const CAPABILITIES = [
   { id: 'style', title: 'Style Customization', text: 'Steer the look and feel with styles, moods and presets.' },
-  { id: 'speed', title: 'Fast Processing', text: 'A dedicated job queue keeps generations moving, with live progress.' },
+  {
+    id: 'speed',
+    title: 'Fast Processing',
+    text: 'A dedicated job queue keeps generations moving, with live progress.',
+  },
   { id: 'enhance', title: 'Smart Enhancement', text: 'Prompts are refined automatically with quality boosters.' },
   { id: 'precision', title: 'Precision Control', text: 'Fine-tune resolution, duration, voice and language.' },
 ] as const;

@@ -5,9 +5,19 @@ const OPTIONS: { period: BillingPeriod; label: string }[] = [
   { period: 'yearly', label: YEARLY_SAVING_LABEL },
 ];
 
-export function BillingToggle({ period, onChange }: { period: BillingPeriod; onChange: (period: BillingPeriod) => void }) {
+export function BillingToggle({
+  period,
+  onChange,
+}: {
+  period: BillingPeriod;
+  onChange: (period: BillingPeriod) => void;
+}) {
   return (
-    <div role="group" aria-label="Billing period" className="inline-flex rounded-full border border-slate-200 bg-white p-1 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <div
+      role="group"
+      aria-label="Billing period"
+      className="inline-flex rounded-full border border-slate-200 bg-white p-1 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
       {OPTIONS.map((option) => (
         <button
           key={option.period}
