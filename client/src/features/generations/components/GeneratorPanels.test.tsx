@@ -299,16 +299,14 @@ describe('speech panel', () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new Error('NotAllowedError'));
     const { user } = renderPanel(SpeechPanel);
     act(() =>
-      useGenerationsStore
-        .getState()
-        .started(
-          buildGeneration({
-            kind: 'speech',
-            status: 'completed',
-            progress: 100,
-            result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
-          }),
-        ),
+      useGenerationsStore.getState().started(
+        buildGeneration({
+          kind: 'speech',
+          status: 'completed',
+          progress: 100,
+          result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+        }),
+      ),
     );
     await user.click(screen.getByRole('button', { name: 'Play audio' }));
     expect(await screen.findByText('Failed to play audio')).toBeDefined();
@@ -319,16 +317,14 @@ describe('speech panel', () => {
   it('reset clears the text, the audio and the customization', async () => {
     const { user } = renderPanel(SpeechPanel);
     act(() =>
-      useGenerationsStore
-        .getState()
-        .started(
-          buildGeneration({
-            kind: 'speech',
-            status: 'completed',
-            progress: 100,
-            result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
-          }),
-        ),
+      useGenerationsStore.getState().started(
+        buildGeneration({
+          kind: 'speech',
+          status: 'completed',
+          progress: 100,
+          result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+        }),
+      ),
     );
     await user.type(screen.getByLabelText('Text to speak'), 'Hi');
     await user.selectOptions(screen.getByLabelText('Gender'), 'female');
