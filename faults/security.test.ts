@@ -104,12 +104,13 @@ describe('secrets', () => {
     try {
       // Built with the provider keys in the environment, as a careless CI might have them.
       const build = spawnSync(
-        join(ROOT, 'node_modules/.bin/vite'),
+        join(ROOT, 'client/node_modules/.bin/vite'),
         ['build', '--mode', 'development', '--outDir', outDir, '--emptyOutDir'],
         {
           cwd: join(ROOT, 'client'),
           env: { ...process.env, ...PROVIDER_KEYS },
           encoding: 'utf8',
+          timeout: 120_000,
         },
       );
       expect(build.status, build.stderr).toBe(0);

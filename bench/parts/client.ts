@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 export async function clientBench(_context: BenchContext): Promise<Figure[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'mediagen-bench-client-'));
   const build = spawnSync(
-    join(ROOT, 'node_modules/.bin/vite'),
+    join(ROOT, 'client/node_modules/.bin/vite'),
     ['build', '--mode', 'development', '--outDir', outDir, '--emptyOutDir'],
     {
       cwd: join(ROOT, 'client'),
