@@ -1,4 +1,7 @@
+import { Redis } from 'ioredis';
+import { userKeys } from '../../core/src/redis-keys';
 import { ensureAuthEmulator, type RunningEmulator } from '../../server/test/support/auth-emulator';
+import { REDIS_URL } from './env';
 
 export interface BenchUser {
   uid: string;
@@ -41,4 +44,23 @@ export async function createUsers(host: string, count: number, parallel = 16): P
     }),
   );
   return users;
+}
+
+/**
+ * A user holds 1 image, 1 video and 2 speech tokens, so a throughput run would mostly measure 402s.
+ * The bench owns its key prefix and writes large balances straight into the quota ledger's hashes.
+ */
+export async function seedLargeBalances(prefix: string, users: readonly BenchUser[]): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  const pipeline = redis.pipeline();
+  for (const user of users) {
+    pipeline.hset(userKeys(prefix, user.uid).quota, {
+      image: 1_000_000,
+      video: 1_000_000,
+      speech: 1_000_000,
+      lastReset: Date.now(),
+    });
+  }
+  await pipeline.exec();
+  await redis.quit();
 }
