@@ -69,6 +69,8 @@ type LedgerRedis = Redis & {
 
 /** Token balances per user, in Redis, changed only by atomic scripts (DESIGN.md, quotas). */
 export class QuotaLedger {
+  /** How long a charge stays refundable; its remaining TTL tells its age. */
+  readonly chargeTtlMs = CHARGE_TTL_SECONDS * 1000;
   private readonly redis: LedgerRedis;
 
   constructor(

@@ -7,6 +7,7 @@ import {
   cancellationChannel,
   connectRedis,
   queueName,
+  refundOrphanedCharges,
   videoTaskKey,
   type GenerationJobData,
   type GenerationJobResult,
@@ -36,6 +37,7 @@ const FALLBACK_ERROR = {
 
 /** A task index entry lives as long as a failed job stays readable. */
 const VIDEO_TASK_INDEX_TTL_SECONDS = 30 * 24 * 60 * 60;
+const ORPHANED_CHARGE_SWEEP_MS = 5 * 60_000;
 
 /**
  * Without a `limiter`, BullMQ's fetch script ignores a manual `rateLimit()` set by another process; a
@@ -126,6 +128,16 @@ export async function startGenerationWorkers(
     active.get(generationId)?.abort(canceledError());
   });
   await subscriber.subscribe(cancellationChannel(config.queuePrefix));
+
+  // Tokens charged for jobs that never ran (see refundOrphanedCharges); one worker per interval sweeps.
+  const orphanSweep = setInterval(() => void sweepOrphanedCharges().catch(() => undefined), ORPHANED_CHARGE_SWEEP_MS);
+  orphanSweep.unref();
+  async function sweepOrphanedCharges(): Promise<void> {
+    const lockKey = `${config.queuePrefix}:orphaned-charge-sweep`;
+    if ((await commands.set(lockKey, config.workerName, 'PX', ORPHANED_CHARGE_SWEEP_MS, 'NX')) !== 'OK') return;
+    const refunded = await refundOrphanedCharges(commands, ledger, config.queuePrefix);
+    if (refunded > 0) console.warn(`[worker] gave back ${refunded} tokens charged for jobs that never ran`);
+  }
 
   async function refund(job: AnyJob): Promise<void> {
     if (await ledger.refund(job.data.uid, job.data.kind, job.id!)) metrics.refunded(job.data.kind);
@@ -251,6 +263,7 @@ export async function startGenerationWorkers(
     healthy: () => !stopping && workers.every(({ worker }) => worker.isRunning()),
     async close(graceMs = config.shutdownGraceMs) {
       stopping = true;
+      clearInterval(orphanSweep);
       await closeWorkers(graceMs);
       breakers.shutdown();
       await subscriber.quit().catch(() => undefined);
