@@ -7,6 +7,8 @@ export function userKeys(prefix: string, uid: string) {
   return {
     quota: `${base}:quota`,
     generations: `${base}:generations`,
+    /** Set of the user's queued and running generation ids (the fair-use cap). */
+    inFlight: `${base}:in-flight`,
     charge: (generationId: string) => `${base}:charge:${generationId}`,
     idempotency: (key: string) => `${base}:idempotency:${key}`,
   };

@@ -75,4 +75,31 @@ describe('QuotaLedger', () => {
     expect(await ledger.refund(uid, 'video', id)).toBe(false);
     expect((await ledger.balance(uid)).tokens.video).toBe(0);
   });
+
+  it('counts a charged generation in flight until it is settled or refunded, and refuses past the cap with nothing changed', async () => {
+    const uid = newUser();
+    const speech = newGenerationId('speech');
+    const image = newGenerationId('image');
+    expect((await ledger.consume(uid, 'speech', speech, 2)).status).toBe('charged');
+    expect((await ledger.consume(uid, 'image', image, 2)).status).toBe('charged');
+    const video = newGenerationId('video');
+    expect(await ledger.consume(uid, 'video', video, 2)).toEqual({ status: 'too-many-in-flight', inFlight: 2 });
+    expect((await ledger.balance(uid)).tokens.video).toBe(1);
+    expect(await redis.zscore(userKeys(prefix, uid).generations, video)).toBeNull();
+    // The same id again is not a new generation: the cap does not refuse it.
+    expect((await ledger.consume(uid, 'speech', speech, 2)).status).toBe('already-charged');
+
+    await ledger.settle(uid, speech);
+    expect(await ledger.inFlight(uid)).toEqual([image]);
+    await ledger.refund(uid, 'image', image);
+    expect(await ledger.inFlight(uid)).toEqual([]);
+    expect((await ledger.consume(uid, 'video', video, 2)).status).toBe('charged');
+  });
+
+  it('takes no slot for a request refused for tokens', async () => {
+    const uid = newUser();
+    await ledger.consume(uid, 'video', newGenerationId('video'), 3);
+    expect((await ledger.consume(uid, 'video', newGenerationId('video'), 3)).status).toBe('exhausted');
+    expect(await ledger.inFlight(uid)).toHaveLength(1);
+  });
 });

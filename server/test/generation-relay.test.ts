@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Generation, GenerationKind } from '@mediagen/shared';
 import type { CanceledStreamEvent, GenerationEventSource, QueueEventName } from '../src/queue/generation-queues';
-import { GenerationRelay } from '../src/socket/generation-relay';
+import { GenerationRelay, type RelayAudience } from '../src/socket/generation-relay';
 
 type Listener = (
   kind: GenerationKind,
@@ -37,21 +37,34 @@ const generation = (status: Generation['status'], progress: number): Generation 
   prompt: 'hi',
 });
 
-function setup(states: Generation[]) {
+/** Sockets of these users are connected to this instance. */
+const connected = (...uids: string[]): RelayAudience => ({
+  any: () => uids.length > 0,
+  has: (uid) => uids.includes(uid),
+});
+
+/** Every job belongs to u1, whose socket is here unless told otherwise. */
+function setup(states: Generation[], audience = connected('u1', 'u9')) {
   const source = new FakeSource();
   const emitted: { uid: string; generation: Generation }[] = [];
   let reads = 0;
+  let ownerReads = 0;
   const relay = new GenerationRelay({
     source,
     load: async () => {
       const next = states[Math.min(reads++, states.length - 1)];
       return next === undefined ? null : { uid: 'u1', generation: { ...next } };
     },
+    ownerOf: async () => {
+      ownerReads += 1;
+      return 'u1';
+    },
+    audience,
     emit: (uid, update) => emitted.push({ uid, generation: update }),
     log: { warn: () => undefined },
   });
   relay.start();
-  return { source, emitted, relay, reads: () => reads };
+  return { source, emitted, relay, reads: () => reads, ownerReads: () => ownerReads };
 }
 
 describe('GenerationRelay', () => {
@@ -144,23 +157,52 @@ describe('GenerationRelay', () => {
   });
 });
 
-describe('GenerationRelay: ends and queue positions', () => {
-  it('reports each end it sees, so the in-flight slot is freed', async () => {
-    const source = new FakeSource();
-    const finished: string[] = [];
-    const relay = new GenerationRelay({
-      source,
-      load: async () => ({ uid: 'u1', generation: generation('completed', 100) }),
-      emit: () => undefined,
-      onFinished: (uid, update) => void finished.push(`${uid}:${update.id}:${update.status}`),
-      log: { warn: () => undefined },
-    });
-    relay.start();
+describe("GenerationRelay: only the instance holding the owner's socket reads the job", () => {
+  it('reads nothing at all while no socket is connected here', async () => {
+    const { source, emitted, relay, reads, ownerReads } = setup([generation('active', 10)], connected());
+    source.fire('waiting');
+    source.fire('active');
+    source.fire('progress', 'speech_1', 40);
     source.fire('completed');
     await relay.stop();
-    expect(finished).toEqual(['u1:speech_1:completed']);
+    expect([reads(), ownerReads(), emitted.length]).toEqual([0, 0, 0]);
   });
 
+  it("reads only a job's owner, once, when that owner is connected elsewhere", async () => {
+    const { source, emitted, relay, reads, ownerReads } = setup([generation('active', 10)], connected('u2'));
+    source.fire('waiting');
+    source.fire('active');
+    source.fire('progress', 'speech_1', 40);
+    await relay.stop();
+    expect([reads(), ownerReads(), emitted.length]).toEqual([0, 1, 0]);
+  });
+
+  it('reads the job afresh for an owner who connects mid-run', async () => {
+    const uids: string[] = ['u2'];
+    const audience: RelayAudience = { any: () => true, has: (uid) => uids.includes(uid) };
+    const { source, emitted, relay, reads } = setup([generation('active', 50)], audience);
+    source.fire('active');
+    source.fire('progress', 'speech_1', 30);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    uids.push('u1');
+    source.fire('progress', 'speech_1', 50);
+    await relay.stop();
+    expect(reads()).toBe(1);
+    expect(emitted.map(({ generation: update }) => update.progress)).toEqual([50]);
+  });
+
+  it('sends a cancel only where its owner is connected', async () => {
+    const { source, emitted, relay } = setup([], connected('u1'));
+    const canceled = { ...generation('canceled', 0), error: { code: 'CANCELED' as const, message: 'Canceled.' } };
+    source.cancelListeners.forEach((listener) =>
+      listener('speech', { jobId: 'speech_1', uid: 'u9', generation: JSON.stringify(canceled) }, `${Date.now()}-0`),
+    );
+    await relay.stop();
+    expect(emitted).toEqual([]);
+  });
+});
+
+describe('GenerationRelay: queue positions', () => {
   it('re-sends the position of the next waiting jobs once when the queue moves, and only to jobs still waiting', async () => {
     const source = new FakeSource();
     const emitted: Generation[] = [];
@@ -172,6 +214,8 @@ describe('GenerationRelay: ends and queue positions', () => {
     const relay = new GenerationRelay({
       source,
       load: async (_kind, id) => ({ uid: 'u1', generation: { ...states[id]! } }),
+      ownerOf: async () => 'u1',
+      audience: connected('u1'),
       emit: (_uid, update) => emitted.push(update),
       waitingHead: async () => {
         headReads += 1;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
+import { userKeys } from '@mediagen/core';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
 import {
@@ -104,6 +105,8 @@ describe.each(['image', 'video', 'speech'] as const)('%s, end to end', (kind) =>
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe(completed.result!.mimeType);
       expect(isMedia(kind, Buffer.from(await download.arrayBuffer()))).toBe(true);
+      // The worker that settled the token also freed the slot: it no longer counts against the cap.
+      expect(await context.redis.smembers(userKeys(context.prefix, user.uid).inFlight)).toEqual([]);
     } finally {
       socket.disconnect();
     }
@@ -127,6 +130,7 @@ describe('failures', () => {
         message: expect.stringMatching(/^Stability AI error: /),
       });
       expect((await tokens(user)).image).toBe(1);
+      expect(await context.redis.smembers(userKeys(context.prefix, user.uid).inFlight)).toEqual([]);
       expect(simulator.stats().requests.image).toBeGreaterThanOrEqual(3);
     } finally {
       socket.disconnect();

@@ -15,8 +15,10 @@ it('a provider 429 pauses that queue for its Retry-After, other queues keep goin
   harness.simulator.injectFault({ route: 'image', fault: 'http429', retryAfterSeconds: 2, times: 1 });
   const startedAt = Date.now();
   const first = await harness.submit('image', imageRequest('first'), { attempts: 1 });
-  // Wait for the 429 before sending the others, so they meet a paused image queue.
-  while (harness.simulator.stats().requests.image === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Wait until the 429 has paused the queue, so the others meet it paused: a worker's rateLimit() sets the
+  // limiter key to MAX_SAFE_INTEGER, which the per-job counter of the worker's own limiter never reaches.
+  const paused = () => harness.queue('image').getRateLimitTtl(Number.MAX_SAFE_INTEGER);
+  while ((await paused()) <= 0) await new Promise((resolve) => setTimeout(resolve, 10));
   const second = await harness.submit('image', imageRequest('second'));
   const speech = await harness.submit('speech', speechRequest());
 

@@ -8,6 +8,7 @@ import {
   newGenerationId,
   userKeys,
   type AnyGenerationJobData,
+  type ConsumeOutcome,
 } from '@mediagen/core';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -34,7 +35,6 @@ import type { GenerationJob, GenerationQueues } from '../queue/generation-queues
 import { CanceledSnapshots } from './canceled-snapshots';
 import { generationView, queuedView, type JobStateName } from './generation-view';
 import { IdempotencyRecords, canonicalBodyHash } from './idempotency-records';
-import { InFlightRegistry } from './in-flight-registry';
 
 const GENERATION_ID_PATTERN = /^(image|video|speech)_[a-f0-9]{32}$/;
 /** Ids older than the longest a job is kept (failed: 30 days) can only point at removed jobs. */
@@ -86,7 +86,7 @@ export class GenerationService {
   private readonly cancellations: CancellationRegistry;
   private readonly idempotency: IdempotencyRecords;
   private readonly snapshots: CanceledSnapshots;
-  readonly inFlight: InFlightRegistry;
+  private readonly maxInFlight: number;
   private readonly clock: () => number;
 
   constructor(private readonly options: GenerationServiceOptions) {
@@ -95,11 +95,7 @@ export class GenerationService {
     this.cancellations = new CancellationRegistry(options.redis, options.prefix);
     this.idempotency = new IdempotencyRecords(options.redis, options.prefix);
     this.snapshots = new CanceledSnapshots(options.redis, options.prefix);
-    this.inFlight = new InFlightRegistry(
-      options.redis,
-      options.prefix,
-      options.maxInFlightPerUser ?? Number.MAX_SAFE_INTEGER,
-    );
+    this.maxInFlight = options.maxInFlightPerUser ?? Number.MAX_SAFE_INTEGER;
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
@@ -136,24 +132,14 @@ export class GenerationService {
       }
     }
 
-    // The slot is reserved before the charge: a request refused for fair use spends no token.
-    const slot = await this.reserveSlot(user.uid, id);
-    if (!slot.reserved) {
-      if (ownRecord) await this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash);
-      this.options.events?.inFlightRefused?.(request.kind);
-      throw tooManyInFlight(slot.inFlight);
-    }
-    const releaseSlot = () => (slot.alreadyHeld ? Promise.resolve() : this.inFlight.release(user.uid, id));
-
-    const outcome = await this.ledger.consume(user.uid, request.kind, id).catch(async (error: unknown) => {
-      await releaseSlot().catch(() => undefined);
-      throw error;
-    });
-    if (outcome.status === 'exhausted') {
-      await Promise.allSettled([
-        releaseSlot(),
-        ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
-      ]);
+    const outcome = await this.admit(user.uid, request.kind, id);
+    if (outcome.status === 'too-many-in-flight' || outcome.status === 'exhausted') {
+      if (ownRecord)
+        await this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash).catch(() => undefined);
+      if (outcome.status === 'too-many-in-flight') {
+        this.options.events?.inFlightRefused?.(request.kind);
+        throw tooManyInFlight(outcome.inFlight);
+      }
       this.options.events?.quotaRefused?.(request.kind);
       const days = daysUntilReset(outcome.lastResetMs, this.clock());
       throw new ServiceError(402, 'TOKENS_EXHAUSTED', tokensExhaustedMessage(days));
@@ -164,10 +150,10 @@ export class GenerationService {
       await this.options.queues.add(data, id);
     } catch (error) {
       this.options.log.error({ err: error, generationId: id }, 'enqueue failed; refunding the token');
+      // Refunding also takes the id out of flight; a replayed id keeps the charge of its first request.
       await Promise.allSettled([
         outcome.status === 'charged' ? this.ledger.refund(user.uid, request.kind, id) : Promise.resolve(false),
         ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
-        releaseSlot(),
       ]);
       throw notReady();
     }
@@ -178,19 +164,20 @@ export class GenerationService {
   }
 
   /**
-   * Reserves an in-flight slot. At the cap, ids whose jobs have ended (while no server instance was
-   * there to hear it) are pruned and the reservation is tried once more.
+   * Charges the token and takes an in-flight slot in one step. At the cap, ids whose jobs have ended
+   * without being settled or refunded (removed by retention, say) are pruned and the charge is tried once
+   * more.
    */
-  private async reserveSlot(uid: string, id: string) {
-    const first = await this.inFlight.reserve(uid, id);
-    if (first.reserved) return first;
-    const members = await this.inFlight.members(uid);
+  private async admit(uid: string, kind: GenerationKind, id: string): Promise<ConsumeOutcome> {
+    const first = await this.ledger.consume(uid, kind, id, this.maxInFlight);
+    if (first.status !== 'too-many-in-flight') return first;
+    const members = await this.ledger.inFlight(uid);
     const ended = (
       await Promise.all(members.map(async (member) => ((await this.hasEnded(member)) ? member : null)))
     ).filter((member): member is string => member !== null);
     if (ended.length === 0) return first;
-    await this.inFlight.release(uid, ...ended);
-    return this.inFlight.reserve(uid, id);
+    await this.ledger.release(uid, ...ended);
+    return this.ledger.consume(uid, kind, id, this.maxInFlight);
   }
 
   /** Gone, finished or canceled: no longer counts against the owner's in-flight cap. */
@@ -280,7 +267,6 @@ export class GenerationService {
     // The flag stops a worker that holds the job or takes it later; removing a waiting job spares it the trip.
     await this.cancellations.cancel(id);
     if (await this.ledger.refund(user.uid, kind, id)) this.options.events?.refunded?.(kind);
-    await this.inFlight.release(user.uid, id);
     if (state === 'waiting' || state === 'delayed' || state === 'prioritized') {
       await job.remove().catch((error: unknown) => {
         this.options.log.warn(

@@ -13,14 +13,14 @@ export const socketPlugin = fp(
     const relay = new GenerationRelay({
       source: app.generationQueues,
       load: (kind, id) => app.generations.snapshot(kind, id),
+      ownerOf: (kind, id) => app.generationQueues.ownerOf(kind, id),
+      audience: gateway,
       emit: (uid, generation, origin) => {
         gateway.emitToUser(uid, generation);
         if (origin !== undefined && origin.event !== 'position') {
           metrics.observeDeliveryLag(origin.kind, origin.event, origin.eventId);
         }
       },
-      // Every instance hears the end; SREM makes the release happen once.
-      onFinished: (uid, generation) => app.generations.inFlight.release(uid, generation.id),
       waitingHead: (kind, count) => app.generationQueues.waitingHead(kind, count),
       log: app.log,
     });

@@ -159,6 +159,13 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     return this.queues[kind].getJob(id);
   }
 
+  /** The owner's uid alone, without reading the rest of the job. */
+  async ownerOf(kind: GenerationKind, id: string): Promise<string | null> {
+    const data = await this.producer.hget(this.queues[kind].toKey(id), 'data');
+    if (data === null) return null;
+    return (JSON.parse(data) as Partial<GenerationJobData>).uid ?? null;
+  }
+
   async publishCanceled(kind: GenerationKind, uid: string, generation: Generation): Promise<void> {
     await this.producer.xadd(
       this.queues[kind].keys.events!,

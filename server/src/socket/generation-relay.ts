@@ -18,13 +18,22 @@ export interface RelayLogger {
   warn(details: object, message: string): void;
 }
 
+/** Who is connected to this instance. */
+export interface RelayAudience {
+  /** Whether any socket at all is connected here. */
+  any(): boolean;
+  /** Whether the user has a socket connected here. */
+  has(uid: string): boolean;
+}
+
 interface Options {
   source: GenerationEventSource;
   /** Reads the current state of a generation and its owner; null when the job no longer exists. */
   load(kind: GenerationKind, id: string): Promise<{ uid: string; generation: Generation } | null>;
+  /** Reads only who owns a generation; null when the job no longer exists. */
+  ownerOf(kind: GenerationKind, id: string): Promise<string | null>;
+  audience: RelayAudience;
   emit(uid: string, generation: Generation, origin?: UpdateOrigin): void;
-  /** Called when this instance sees a generation end (each instance does; it must be idempotent). */
-  onFinished?(uid: string, generation: Generation): Promise<void> | void;
   /** The next jobs of a kind, first one first; with it, waiting jobs hear their position as the queue moves. */
   waitingHead?(kind: GenerationKind, count: number): Promise<string[]>;
   log: RelayLogger;
@@ -36,10 +45,16 @@ const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed',
  * Turns queue events into `generation:update` events for the owner. Each event but progress re-reads the
  * whole job, so a late or repeated event still carries the current state. Per job, events are handled in order and
  * progress never goes backwards (state is kept only until the job ends).
+ *
+ * Every instance hears every event, but only the one holding the owner's socket needs the job: the
+ * others learn the owner once (one field read, then remembered) and drop the event without reading
+ * more. An owner who connects later loses nothing: the client fetches its list on every connect.
  */
 export class GenerationRelay {
   /** Per running job: what its owner last saw. Dropped when the job ends. */
   private readonly lastSent = new Map<string, { uid: string; generation: Generation; fingerprint: string }>();
+  /** Job id → owner, for the jobs this instance has heard of; an owner never changes. */
+  private readonly owners = new Map<string, string>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly detach: (() => void)[] = [];
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
@@ -55,10 +70,10 @@ export class GenerationRelay {
       }),
       this.options.source.onCanceled((kind, event, eventId) => {
         this.enqueue(event.jobId, async () => {
-          this.lastSent.delete(event.jobId);
+          this.forget(event.jobId);
+          if (!this.options.audience.has(event.uid)) return;
           const generation = JSON.parse(event.generation) as Generation;
           this.options.emit(event.uid, generation, { kind, event: 'canceled', eventId });
-          await this.options.onFinished?.(event.uid, generation);
         });
         this.schedulePositionRefresh(kind);
       }),
@@ -98,6 +113,26 @@ export class GenerationRelay {
     return { uid: known.uid, generation: { ...known.generation, progress: nextProgress(0, reportedProgress) } };
   }
 
+  private async ownerListensHere(kind: GenerationKind, jobId: string): Promise<boolean> {
+    const { audience } = this.options;
+    if (!audience.any()) return false;
+    let owner = this.owners.get(jobId);
+    if (owner === undefined) {
+      const read = await this.options.ownerOf(kind, jobId);
+      if (read === null) return false;
+      owner = read;
+      this.owners.set(jobId, owner);
+      // Jobs that end without this server hearing it (removed by retention) must not pile up.
+      if (this.owners.size > MAX_TRACKED_JOBS) this.owners.delete(this.owners.keys().next().value!);
+    }
+    return audience.has(owner);
+  }
+
+  private forget(jobId: string): void {
+    this.lastSent.delete(jobId);
+    this.owners.delete(jobId);
+  }
+
   /** Stops listening and waits for the updates already being handled. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -130,17 +165,25 @@ export class GenerationRelay {
   ): Promise<void> {
     if (event === 'removed') {
       // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
+      this.forget(jobId);
+      return;
+    }
+    if (!(await this.ownerListensHere(kind, jobId))) {
+      // What the owner saw is unknown from here on: the next update they hear is read afresh.
       this.lastSent.delete(jobId);
+      if (event === 'completed' || event === 'failed') this.owners.delete(jobId);
       return;
     }
     const loaded = this.fromProgressEvent(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
-    if (loaded === null) return;
+    if (loaded === null) {
+      this.forget(jobId);
+      return;
+    }
     const { uid, generation } = loaded;
     const origin: UpdateOrigin = { kind, event, eventId };
     if (isFinalStatus(generation.status)) {
-      this.lastSent.delete(jobId);
+      this.forget(jobId);
       this.options.emit(uid, generation, origin);
-      await this.options.onFinished?.(uid, generation);
       return;
     }
     // A position refresh only speaks to jobs still waiting; anything else has its own events.

@@ -7,6 +7,7 @@ import {
   type ServerToClientEvents,
 } from '@mediagen/shared';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
+import type { RelayAudience } from './generation-relay';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no server-to-server events
 interface InterServerEvents {}
@@ -18,7 +19,7 @@ export type GatewayServer = Server<ClientToServerEvents, ServerToClientEvents, I
 
 export const userRoom = (uid: string) => `user:${uid}`;
 
-export interface SocketGateway {
+export interface SocketGateway extends RelayAudience {
   readonly io: GatewayServer;
   /** Sends one update to every socket of this user connected to this server instance. */
   emitToUser(uid: string, generation: Generation): void;
@@ -64,6 +65,12 @@ export function createSocketGateway(httpServer: HttpServer, { corsOrigins, verif
 
   return {
     io,
+    any() {
+      return io.of('/').sockets.size > 0;
+    },
+    has(uid) {
+      return (io.of('/').adapter.rooms.get(userRoom(uid))?.size ?? 0) > 0;
+    },
     emitToUser(uid, generation) {
       io.to(userRoom(uid)).emit(GENERATION_UPDATE_EVENT, generation);
     },

@@ -11,7 +11,8 @@ const REFUSED_HANDSHAKE_RETRY_MS = 5000;
 
 /**
  * Keeps the generations store live while signed in: every `generation:update` is applied, and the
- * list is fetched again on load and after each reconnect, since events sent while away are lost.
+ * list is fetched on load and again each time the socket (re)connects: the server only sends updates
+ * to connected sockets, so whatever happened before the socket joined comes from the list.
  */
 export function useGenerationSync(signedIn: boolean): void {
   useEffect(() => {
@@ -41,7 +42,7 @@ export function useGenerationSync(signedIn: boolean): void {
       },
     });
     socket.on(GENERATION_UPDATE_EVENT, received);
-    socket.io.on('reconnect', resync);
+    socket.on('connect', resync);
     let retry: ReturnType<typeof setTimeout> | undefined;
     socket.on('connect_error', () => {
       if (socket.active) return;
