@@ -86,6 +86,18 @@ interface Options {
   log: QueueLogger;
 }
 
+// KEYS: a wait list. ARGV: job id. New jobs are LPUSHed and workers take from the right, so the next job
+// is the last element: its place is the list's length minus its index. -1 when it is not waiting.
+const WAITING_POSITION_SCRIPT = `
+local index = redis.call('LPOS', KEYS[1], ARGV[1])
+if not index then
+  return -1
+end
+return redis.call('LLEN', KEYS[1]) - index
+`;
+
+type ProducerRedis = Redis & { waitingPosition(waitKey: string, id: string): Promise<number> };
+
 const RELAYED_EVENTS: readonly QueueEventName[] = [
   'waiting',
   'delayed',
@@ -105,7 +117,7 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
   private readonly workerCounts = new Map<GenerationKind, { at: number; count: Promise<number | null> }>();
 
   private constructor(
-    readonly producer: Redis,
+    readonly producer: ProducerRedis,
     private readonly blockingConnections: Redis[],
     private readonly queues: Record<GenerationKind, Queue<GenerationJobData, GenerationJobResult>>,
     private readonly events: Record<GenerationKind, QueueEvents>,
@@ -148,7 +160,10 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
       for (const connection of [...blockingConnections, producer]) connection.disconnect();
       throw error;
     }
-    return new BullGenerationQueues(producer, blockingConnections, queues, events, retry);
+    // One script rather than a MULTI: a transaction on this connection copies every BullMQ script into
+    // its pipeline, which made the position read the costliest part of a submission.
+    producer.defineCommand('waitingPosition', { numberOfKeys: 1, lua: WAITING_POSITION_SCRIPT });
+    return new BullGenerationQueues(producer as ProducerRedis, blockingConnections, queues, events, retry);
   }
 
   async add(data: AnyGenerationJobData, id: string): Promise<void> {
@@ -190,13 +205,8 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
   }
 
   async waitingPosition(kind: GenerationKind, id: string): Promise<number | null> {
-    const waitKey = this.queues[kind].keys.wait!;
-    // New jobs are LPUSHed and workers take from the right, so the next job is the last element.
-    const [[, length], [, index]] = (await this.producer.multi().llen(waitKey).lpos(waitKey, id).exec()) as [
-      [Error | null, number],
-      [Error | null, number | null],
-    ];
-    return index === null ? null : length - index;
+    const position = await this.producer.waitingPosition(this.queues[kind].keys.wait!, id);
+    return position < 0 ? null : position;
   }
 
   async waitingHead(kind: GenerationKind, count: number): Promise<string[]> {
