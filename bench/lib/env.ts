@@ -26,6 +26,8 @@ export interface Child {
   output: string[];
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   rssMb(): number;
+  /** User + system CPU time the process has used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,12 @@ export function spawnTs(file: string, env: Record<string, string>, args: string[
         void exited.then(() => setTimeout(check, 10));
         check();
       });
+    },
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 1/100 s; the name in
+      // field 2 may hold spaces, so count from its closing parenthesis.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');

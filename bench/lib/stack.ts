@@ -10,15 +10,15 @@ export class BenchStack {
   readonly dataDir = mkdtempSync(join(tmpdir(), 'mediagen-bench-'));
   private readonly children: Child[] = [];
   simulatorUrl = '';
+  simulatorProcess: Child | undefined;
 
   async simulator(latencyMs: number): Promise<string> {
     const port = await freePort();
-    const child = this.track(
+    this.simulatorProcess = this.track(
       spawnTs('simulator/src/main.ts', { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) }),
     );
     await waitHttp(`http://127.0.0.1:${port}/__sim/stats`);
     this.simulatorUrl = `http://127.0.0.1:${port}`;
-    void child;
     return this.simulatorUrl;
   }
 

@@ -142,7 +142,7 @@ export async function progressBench(context: BenchContext): Promise<Figure[]> {
     const p99 = percentile(api.latencies, 99);
     const bareP99 = percentile(bare.latencies, 99);
     const lossNote = (m: Measure) =>
-      `${m.delivered}/${m.expected} distinct progress values seen (the server coalesces by re-reading), ${m.jobsMissingLast} jobs never reached their last step or 'completed'`;
+      `${m.delivered}/${m.expected} distinct progress values seen, ${m.jobsMissingLast} jobs never reached their last step or 'completed'`;
     return [
       {
         part: 'progress',

@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
-import { REDIS_URL, sleep } from '../lib/env';
+import { REDIS_URL, sleep, type Child } from '../lib/env';
 import { Queue, QueueEvents } from '../lib/modules';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
@@ -12,7 +11,17 @@ const PROCESS_COUNTS = [1, 2, 4];
 const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 10);
 const LATENCY_MS = 200;
 
-/** Completed image jobs per second with a 200 ms provider as worker processes go 1 → 2 → 4. */
+/** Redis's own CPU time so far (INFO cpu), to tell which process a run was bound by. */
+async function redisCpuSeconds(redis: { info(section: string): Promise<string> }): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+/**
+ * Completed image jobs per second with a 200 ms provider as worker processes go 1 → 2 → 4, and where the
+ * CPU went (cores used by the workers, the simulator and Redis over the run), to show what stops it.
+ */
 export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
   let single = 0;
@@ -20,7 +29,7 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
     const stack = new BenchStack();
     try {
       await stack.simulator(LATENCY_MS);
-      const workers = [];
+      const workers: Child[] = [];
       for (let index = 0; index < processes; index += 1)
         workers.push(await stack.worker({ CONCURRENCY_IMAGE: String(CONCURRENCY), WORKER_KINDS: 'image' }));
       const producer = await connectRedis(REDIS_URL, 'producer');
@@ -38,7 +47,12 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
         if (firstAt === 0) firstAt = Date.now();
         lastAt = Date.now();
       });
-      const cpuBefore = process.cpuUsage();
+      const cpu = () => ({
+        workers: workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0),
+        simulator: stack.simulatorProcess!.cpuSeconds(),
+      });
+      const cpuBefore = cpu();
+      const redisBefore = await redisCpuSeconds(producer);
       const started = Date.now();
       await queue.addBulk(
         Array.from({ length: jobs }, (_, index) => ({
@@ -47,15 +61,19 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
             uid: `bench-${index}`,
             kind: 'image',
             createdAt: Date.now(),
-            request: { prompt: 'a lighthouse', width: 512, height: 512, seed: randomInt(1000) },
+            // One seed: the simulator serves its cached render, so its PNG encoder is not what is measured.
+            request: { prompt: 'a lighthouse', width: 512, height: 512, seed: 1 },
           },
           opts: generationJobOptions(newGenerationId('image'), { attempts: 1, backoffMs: 0 }),
         })),
       );
       const deadline = Date.now() + 60_000;
       while (completed < jobs && Date.now() < deadline) await sleep(50);
-      void cpuBefore;
-      const rate = (completed * 1000) / Math.max(1, lastAt - started);
+      const elapsedS = Math.max(1, lastAt - started) / 1000;
+      const cpuAfter = cpu();
+      const cores = (seconds: number) => (seconds / elapsedS).toFixed(2);
+      const cpuNote = `cores used: workers ${cores(cpuAfter.workers - cpuBefore.workers)}, simulator ${cores(cpuAfter.simulator - cpuBefore.simulator)}, Redis ${cores((await redisCpuSeconds(producer)) - redisBefore)}`;
+      const rate = completed / elapsedS;
       if (processes === 1) single = rate;
       figures.push({
         part: 'scale',
@@ -64,7 +82,7 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
         unit: 'jobs/s',
         ceiling: ideal,
         ratio: rate / ideal,
-        note: `${completed}/${jobs} done; ×${(rate / single).toFixed(2)} of 1 process; ideal = processes × concurrency / ${LATENCY_MS} ms; ${cpus().length} cores`,
+        note: `${completed}/${jobs} done; ×${(rate / single).toFixed(2)} of 1 process; ideal = processes × concurrency / ${LATENCY_MS} ms; ${cpuNote} of ${cpus().length}`,
       });
       await events.close();
       await queue.close();

@@ -1,19 +1,13 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
-import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '@mediagen/worker';
+import type { GenerationWorkers } from '@mediagen/worker';
 import { queueName } from '@mediagen/core';
 import type { Generation } from '@mediagen/shared';
-import {
-  connectUserSocket,
-  createTestContext,
-  eventually,
-  REDIS_URL,
-  type TestApp,
-  type TestContext,
-} from './support/app';
+import { connectUserSocket, createTestContext, eventually, type TestApp, type TestContext } from './support/app';
 import { sample, scrape } from './support/metrics';
 import { apiClient, speechRequest, videoRequest } from './support/requests';
+import { startTestWorkers } from './support/workers';
 import { createTestUser } from './support/users';
 
 /**
@@ -33,16 +27,7 @@ beforeAll(async () => {
   await simulator.listen();
   serverA = await context.start({ JOB_BACKOFF_MS: '50' });
   serverB = await context.start({ JOB_BACKOFF_MS: '50' });
-  workers = await startGenerationWorkers(
-    loadWorkerConfig({
-      REDIS_URL,
-      QUEUE_PREFIX: context.prefix,
-      DATA_DIR: context.dataDir,
-      SIMULATOR_URL: simulator.url,
-      VIDEO_POLL_INTERVAL_MS: '60',
-      CONCURRENCY_SPEECH: '1',
-    }),
-  );
+  workers = await startTestWorkers(context, simulator, { CONCURRENCY_SPEECH: '1' });
   speechQueue = new Queue(queueName('speech'), { connection: context.redis, prefix: context.prefix });
 });
 

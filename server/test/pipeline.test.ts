@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import { userKeys } from '@mediagen/core';
-import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '@mediagen/worker';
+import type { GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
 import {
   bearer,
   connectUserSocket,
   createTestContext,
   eventually,
-  REDIS_URL,
   type TestApp,
   type TestContext,
 } from './support/app';
+import { startTestWorkers } from './support/workers';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
@@ -28,15 +28,7 @@ beforeAll(async () => {
   simulator = createSimulator({ latencyMs: 150, videoQueueingMs: 300, videoProcessingMs: 600 });
   await simulator.listen();
   server = await context.start({ JOB_BACKOFF_MS: '50' });
-  workers = await startGenerationWorkers(
-    loadWorkerConfig({
-      REDIS_URL,
-      QUEUE_PREFIX: context.prefix,
-      DATA_DIR: context.dataDir,
-      SIMULATOR_URL: simulator.url,
-      VIDEO_POLL_INTERVAL_MS: '60',
-    }),
-  );
+  workers = await startTestWorkers(context, simulator);
 });
 
 afterAll(async () => {
