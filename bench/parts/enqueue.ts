@@ -25,24 +25,36 @@ function cannon(options: autocannon.Options): Promise<autocannon.Result & { wall
   });
 }
 
-/** One request per user, round the pool, so every token has been verified once and the code is warm. */
-async function warmUp(origin: string, users: readonly { idToken: string }[]): Promise<void> {
+/** Requests that take the users' tokens in turn, as a pool of signed-in clients would. */
+function asUsers(
+  origin: string,
+  users: readonly { idToken: string }[],
+  request: { method: 'GET' | 'POST'; path: string; body?: string },
+  run: { duration: number } | { amount: number },
+): Promise<autocannon.Result & { wallMs: number }> {
   let next = 0;
-  await cannon({
+  const contentType: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' };
+  return cannon({
     url: origin,
     connections: CONNECTIONS,
-    amount: users.length,
+    ...run,
     requests: [
       {
-        method: 'GET',
-        path: '/api/me',
-        setupRequest: (request) => ({
-          ...request,
-          headers: { authorization: `Bearer ${users[next++ % users.length]!.idToken}` },
+        method: request.method,
+        path: request.path,
+        setupRequest: (sent) => ({
+          ...sent,
+          headers: { ...contentType, authorization: `Bearer ${users[next++ % users.length]!.idToken}` },
+          ...(request.body === undefined ? {} : { body: request.body }),
         }),
       },
     ],
   });
+}
+
+/** One request per user, so every token has been verified once and the code is warm. */
+async function warmUp(origin: string, users: readonly { idToken: string }[]): Promise<void> {
+  await asUsers(origin, users, { method: 'GET', path: '/api/me' }, { amount: users.length });
 }
 
 /**
@@ -97,27 +109,9 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     const ceiling = { rps: [] as number[], p99: [] as number[], errors: 0 };
     const me = { rps: [] as number[], p99: [] as number[] };
     for (let run = 0; run < RUNS; run += 1) {
-      let next = 0;
       const body = JSON.stringify(bodies[run % bodies.length]);
-      const result = await cannon({
-        url: origin,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        requests: [
-          {
-            method: 'POST',
-            path: '/api/generations',
-            setupRequest: (request) => ({
-              ...request,
-              headers: {
-                'content-type': 'application/json',
-                authorization: `Bearer ${users[next++ % users.length]!.idToken}`,
-              },
-              body,
-            }),
-          },
-        ],
-      });
+      const submit = { method: 'POST', path: '/api/generations', body } as const;
+      const result = await asUsers(origin, users, submit, { duration: DURATION_S });
       api.rps.push(rate(result));
       api.p99.push(result.latency.p99);
       api.errors += result.non2xx + result.errors;
@@ -132,46 +126,12 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       ceiling.p99.push(bareResult.latency.p99);
       ceiling.errors += bareResult.non2xx + bareResult.errors;
 
-      let localNext = 0;
-      const localResult = await cannon({
-        url: `http://127.0.0.1:${localPort}`,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        requests: [
-          {
-            method: 'POST',
-            path: '/api/generations',
-            setupRequest: (request) => ({
-              ...request,
-              headers: {
-                'content-type': 'application/json',
-                authorization: `Bearer ${users[localNext++ % users.length]!.idToken}`,
-              },
-              body,
-            }),
-          },
-        ],
-      });
+      const localResult = await asUsers(`http://127.0.0.1:${localPort}`, users, submit, { duration: DURATION_S });
       localApi.rps.push(rate(localResult));
       localApi.p99.push(localResult.latency.p99);
 
       // What token verification alone costs: GET /api/me is auth + one HGETALL.
-      let meNext = 0;
-      const meResult = await cannon({
-        url: origin,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        requests: [
-          {
-            method: 'GET',
-            path: '/api/me',
-            setupRequest: (request) => ({
-              ...request,
-              headers: { authorization: `Bearer ${users[meNext++ % users.length]!.idToken}` },
-            }),
-          },
-        ],
-      });
+      const meResult = await asUsers(origin, users, { method: 'GET', path: '/api/me' }, { duration: DURATION_S });
       me.rps.push(rate(meResult));
       me.p99.push(meResult.latency.p99);
     }

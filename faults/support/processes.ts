@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../scripts/lib/processes';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -81,18 +81,6 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
   });
   ready.catch(() => undefined);
   return { ...handle, ready };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
 }
 
 export interface DedicatedRedis {

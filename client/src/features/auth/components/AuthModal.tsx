@@ -1,9 +1,8 @@
-import { AUTH_MESSAGES, validateCredentials } from '@mediagen/shared';
+import { validateCredentials } from '@mediagen/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Modal } from '@/components/ui/Modal';
 import { loadFirebaseAuth } from '@/lib/auth-client';
-import { notify } from '@/lib/notify';
-import { describeAuthError, signInWithCredentials, signUpWithCredentials } from '../api/auth-actions';
+import { useCredentialSignIn, type CredentialMode } from '../hooks/use-credential-sign-in';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
 
@@ -19,14 +18,12 @@ interface AuthModalProps {
   onSignedIn: () => void;
 }
 
-type Mode = 'sign-in' | 'sign-up';
-
 export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
-  const [mode, setMode] = useState<Mode>('sign-in');
+  const [mode, setMode] = useState<CredentialMode>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
   const social = useSocialSignIn(onSignedIn);
   const emailId = useId();
   const passwordId = useId();
@@ -50,21 +47,7 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
     const invalid = validateCredentials(email, password, { enforceLength: !signInOnly });
     setProblem(invalid);
     if (invalid !== null) return;
-    setSubmitting(true);
-    try {
-      if (mode === 'sign-up') {
-        await signUpWithCredentials(email, password);
-        notify.success(AUTH_MESSAGES.accountCreated);
-      } else {
-        await signInWithCredentials(email, password);
-        notify.success(AUTH_MESSAGES.signedIn);
-      }
-      onSignedIn();
-    } catch (error) {
-      notify.error(describeAuthError(error));
-    } finally {
-      setSubmitting(false);
-    }
+    await submitCredentials(mode, email, password);
   }
 
   const idleLabel = mode === 'sign-up' ? 'Sign Up' : 'Sign In';

@@ -1,7 +1,5 @@
-import { AUTH_MESSAGES } from '@mediagen/shared';
 import { useId, useState, type FormEvent } from 'react';
-import { notify } from '@/lib/notify';
-import { describeAuthError, signInWithCredentials } from '../api/auth-actions';
+import { useCredentialSignIn } from '../hooks/use-credential-sign-in';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
 
@@ -9,23 +7,14 @@ import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
 export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
   const social = useSocialSignIn(onSignedIn);
   const emailId = useId();
   const passwordId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSubmitting(true);
-    try {
-      await signInWithCredentials(email, password);
-      notify.success(AUTH_MESSAGES.signedIn);
-      onSignedIn();
-    } catch (error) {
-      notify.error(describeAuthError(error));
-    } finally {
-      setSubmitting(false);
-    }
+    await submitCredentials('sign-in', email, password);
   }
 
   return (
