@@ -5,6 +5,7 @@ import { closeAll, connectMany } from '../lib/sockets';
 import { BenchStack } from '../lib/stack';
 import { seedLargeBalances } from '../lib/users';
 import type { BenchContext } from '../run';
+import { queueName } from '../../core/src/generation-queues';
 import { connectRedis } from '../../core/src/redis';
 
 /** The issue's steady rate, then one this machine sustains with cores to spare (what overhead alone costs). */
@@ -78,6 +79,7 @@ async function measureAt(context: BenchContext, rate: number): Promise<Figure[]>
     const latencies = [...submittedAt].flatMap(([id, sent]) =>
       completedAt.has(id) ? [completedAt.get(id)! - sent] : [],
     );
+    const stages = await stageMedians(stack.prefix, submittedAt, completedAt);
     const raw = await rawRoundTrips(stack, rate, jobs);
 
     const p = (values: number[], q: number) => percentile(values, q);
@@ -114,9 +116,48 @@ async function measureAt(context: BenchContext, rate: number): Promise<Figure[]>
         met: p(latencies, 99) < 1.5 * p(raw, 99),
         note: `median of all: ${median(latencies).toFixed(1)} ms`,
       },
+      {
+        part: 'e2e',
+        name: `where the p50 goes at ${rate} jobs/s (stage medians, ms)`,
+        value: stages.total,
+        unit: 'ms',
+        note: stages.describe,
+      },
     ];
   } finally {
     await stack.stop();
+  }
+}
+
+/**
+ * Medians of each stage of a job's way, from the job's own timestamps (same machine, same clock): HTTP
+ * submit until the job is in its queue, waiting for a worker, the worker's run (provider call, file,
+ * settle), and the job's end until its owner's socket hears it.
+ */
+async function stageMedians(
+  prefix: string,
+  submittedAt: ReadonlyMap<string, number>,
+  completedAt: ReadonlyMap<string, number>,
+): Promise<{ total: number; describe: string }> {
+  const redis = await connectRedis(REDIS_URL, 'producer');
+  try {
+    const ids = [...submittedAt.keys()].filter((id) => completedAt.has(id));
+    const pipeline = redis.pipeline();
+    for (const id of ids)
+      pipeline.hmget(`${prefix}:${queueName('image')}:${id}`, 'timestamp', 'processedOn', 'finishedOn');
+    const rows = ((await pipeline.exec()) ?? []).map(([, row]) => (row as (string | null)[]).map(Number));
+    const stage = (pick: (row: number[], id: string) => number) =>
+      median(rows.map((row, index) => pick(row, ids[index]!)));
+    const enqueue = stage(([created], id) => created! - submittedAt.get(id)!);
+    const wait = stage(([created, started]) => started! - created!);
+    const run = stage(([, started, finished]) => finished! - started!);
+    const relay = stage(([, , finished], id) => completedAt.get(id)! - finished!);
+    return {
+      total: enqueue + wait + run + relay,
+      describe: `submit → queued ${enqueue.toFixed(1)}, queued → worker ${wait.toFixed(1)}, worker run ${run.toFixed(1)}, finished → socket ${relay.toFixed(1)}`,
+    };
+  } finally {
+    await redis.quit();
   }
 }
 

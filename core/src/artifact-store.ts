@@ -15,9 +15,9 @@ const EXTENSION_BY_MIME: Record<string, string> = {
   'audio/flac': 'flac',
   'audio/opus': 'opus',
 };
-const MIME_BY_EXTENSION = Object.fromEntries(
-  Object.entries(EXTENSION_BY_MIME).map(([mime, extension]) => [extension, mime]),
-);
+/** The first MIME type listed for an extension is the one it is served as (audio/wav, not audio/x-wav). */
+const MIME_BY_EXTENSION: Record<string, string> = {};
+for (const [mime, extension] of Object.entries(EXTENSION_BY_MIME)) MIME_BY_EXTENSION[extension] ??= mime;
 const KEY_PATTERN = /^[a-z]+_[a-f0-9]{32}\.[a-z0-9]+$/;
 
 export interface StoredArtifact {
@@ -38,10 +38,14 @@ export class FileArtifactStore implements ArtifactStore {
   async save(generationId: string, data: Uint8Array, mimeType: string): Promise<StoredArtifact> {
     const baseMime = mimeType.split(';')[0]!.trim().toLowerCase();
     const key = `${generationId}.${EXTENSION_BY_MIME[baseMime] ?? 'bin'}`;
-    await mkdir(this.directory, { recursive: true });
     // Written under a temporary name and renamed, so a reader never sees half a file.
     const temporaryPath = join(this.directory, `.${key}.${process.pid}.tmp`);
-    await writeFile(temporaryPath, data);
+    await writeFile(temporaryPath, data).catch(async (error: NodeJS.ErrnoException) => {
+      // The directory is made the first time it is missing, not checked on every save.
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(this.directory, { recursive: true });
+      await writeFile(temporaryPath, data);
+    });
     await rename(temporaryPath, join(this.directory, key));
     return {
       key,

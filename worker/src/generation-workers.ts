@@ -143,12 +143,15 @@ export async function startGenerationWorkers(
     if (await ledger.refund(job.data.uid, job.data.kind, job.id!)) metrics.refunded(job.data.kind);
   }
 
-  /** The first time a worker took the job; kept in its data so polls and retries share one deadline. */
-  async function startedAt(job: AnyJob): Promise<number> {
-    if (job.data.startedAt !== undefined) return job.data.startedAt;
-    const first = job.processedOn ?? Date.now();
-    await job.updateData({ ...job.data, startedAt: first });
-    return first;
+  /**
+   * The first time a worker took the job, kept in its data so polls and retries share one deadline. The
+   * write goes out with the run instead of before it: `updateData` sets `job.data` at once, so the
+   * processor's own data writes carry it, and they reach Redis after it on the same connection.
+   */
+  function recordStartedAt(job: AnyJob): { at: number; written: Promise<void> } {
+    if (job.data.startedAt !== undefined) return { at: job.data.startedAt, written: Promise.resolve() };
+    const at = job.processedOn ?? Date.now();
+    return { at, written: job.updateData({ ...job.data, startedAt: at }) };
   }
 
   /**
@@ -169,10 +172,14 @@ export async function startGenerationWorkers(
       call: (provider, call, action) => gateway.call(job, controller.signal, provider, call, action),
     };
     try {
-      const remainingMs = (await startedAt(job)) + config.jobDeadlineMs - Date.now();
+      const startedAt = recordStartedAt(job);
+      const remainingMs = startedAt.at + config.jobDeadlineMs - Date.now();
       if (remainingMs <= 0) throw deadline;
       deadlineTimer = setTimeout(() => controller.abort(deadline), remainingMs);
-      const result = await (processors[kind] as GenerationProcessor<GenerationKind>)(job as never, attempt);
+      const [result] = await Promise.all([
+        (processors[kind] as GenerationProcessor<GenerationKind>)(job as never, attempt),
+        startedAt.written,
+      ]);
       await ledger.settle(job.data.uid, job.id!);
       metrics.completed(kind);
       return result;

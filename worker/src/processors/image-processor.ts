@@ -8,16 +8,17 @@ export function createImageProcessor(context: ProcessorContext): GenerationProce
   return async (job, attempt) => {
     await throwIfCanceled(context, job, attempt);
     const progress = new ProgressReporter(job);
-    await progress.report(5);
     const { prompt, seed, ...options } = job.data.request;
     // The seed was fixed at enqueue, so a retried attempt asks for the same picture.
     const body = buildStabilityBody(prompt, options, seed);
-    await job.log(`stability text-to-image ${body.width}x${body.height}, ${body.steps} steps, seed ${seed}`);
+    await Promise.all([
+      progress.report(5),
+      job.log(`stability text-to-image ${body.width}x${body.height}, ${body.steps} steps, seed ${seed}`),
+    ]);
     const png = await progress.during(
       attempt.call('stability', 'text_to_image', (signal) => context.stability.textToImage(body, signal)),
       { from: 5, to: 90, expectedMs: EXPECTED_IMAGE_MS },
     );
-    await progress.report(95);
-    return storeResult(context, job, attempt, png, 'image/png');
+    return storeResult(context, job, attempt, progress, png, 'image/png');
   };
 }

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { ArtifactStore, CancellationRegistry, GenerationJobData, GenerationJobResult } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import { canceledError } from '../generation-error';
+import type { ProgressReporter } from './job-progress';
 import type { MiniMaxClient } from '../providers/minimax-client';
 import type { OpenAISpeechClient } from '../providers/openai-speech-client';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
@@ -42,16 +43,19 @@ export async function throwIfCanceled(context: ProcessorContext, job: Job, attem
   if (await context.cancellations.isCanceled(job.id!)) throw canceledError();
 }
 
+/** Stores the provider's bytes as the job's result, at 95 %. */
 export async function storeResult(
   context: ProcessorContext,
   job: Job,
   attempt: JobAttempt,
+  progress: ProgressReporter,
   bytes: Uint8Array,
   mimeType: string,
 ): Promise<GenerationJobResult> {
-  // A result that arrives after a cancel is dropped, not stored.
-  await throwIfCanceled(context, job, attempt);
+  // A result that arrives after a cancel is dropped, not stored. The check and the progress go out together.
+  await Promise.all([progress.report(95), throwIfCanceled(context, job, attempt)]);
   const artifact = await context.artifacts.save(job.id!, bytes, mimeType);
-  await job.log(`stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType})`);
+  // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
+  void job.log(`stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType})`).catch(() => undefined);
   return { artifactKey: artifact.key, mimeType: artifact.mimeType, bytes: artifact.bytes };
 }

@@ -84,6 +84,6 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
     const video = await attempt.call('minimax', 'file_download', (signal) =>
       context.minimax.downloadVideo(downloadUrl, signal),
     );
-    return storeResult(context, job, attempt, video.bytes, video.mimeType);
+    return storeResult(context, job, attempt, progress, video.bytes, video.mimeType);
   };
 }

@@ -55,7 +55,8 @@ export class ProviderGateway {
       });
       const ms = performance.now() - startedAt;
       this.metrics.providerCall(provider, call, 'ok', ms / 1000);
-      await job.log(`${provider} ${call}: ok in ${Math.round(ms)} ms`).catch(() => undefined);
+      // Not waited for: it reaches Redis before the job's next command on the same connection.
+      void job.log(`${provider} ${call}: ok in ${Math.round(ms)} ms`).catch(() => undefined);
       return result;
     } catch (error) {
       const ms = performance.now() - startedAt;
