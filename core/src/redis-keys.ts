@@ -23,6 +23,11 @@ export function cancellationChannel(prefix: string): string {
   return `${prefix}:cancellations`;
 }
 
+/** The latest completed run times of a kind (RecentRunTimes), for queue ETAs. */
+export function runTimesKey(prefix: string, kind: string): string {
+  return `${prefix}:run-times:${kind}`;
+}
+
 /** Provider task id → generation id, written when a video task starts, so operators can look a job up by task. */
 export function videoTaskKey(prefix: string, taskId: string): string {
   return `${prefix}:video-task:${taskId}`;

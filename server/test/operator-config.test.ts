@@ -75,30 +75,31 @@ describe('admin identity and session', () => {
 });
 
 describe('queue ETA', () => {
-  const inspector = (position: number | null, workers: number | null): QueueInspector => ({
+  const inspector = (position: number | null, workers: number | null, meanRunMs: number | null): QueueInspector => ({
     waitingPosition: async () => position,
     waitingHead: async () => [],
     workerCount: async () => workers,
+    meanRunMs: async () => meanRunMs,
     jobCounts: async () => ({}),
     isPaused: async () => false,
   });
 
   it('is position × mean run time ÷ workers', async () => {
-    expect(await new QueuePositionEstimator(inspector(3, 2), () => 1000).of('speech', 'x')).toEqual({
+    expect(await new QueuePositionEstimator(inspector(3, 2, 1000)).of('speech', 'x')).toEqual({
       position: 3,
       etaMs: 1500,
     });
   });
 
   it('is unknown before any run, or with no worker; no position for a job not waiting', async () => {
-    expect(await new QueuePositionEstimator(inspector(2, 1), () => null).of('speech', 'x')).toEqual({
+    expect(await new QueuePositionEstimator(inspector(2, 1, null)).of('speech', 'x')).toEqual({
       position: 2,
       etaMs: null,
     });
-    expect(await new QueuePositionEstimator(inspector(2, 0), () => 500).of('speech', 'x')).toEqual({
+    expect(await new QueuePositionEstimator(inspector(2, 0, 500)).of('speech', 'x')).toEqual({
       position: 2,
       etaMs: null,
     });
-    expect(await new QueuePositionEstimator(inspector(null, 1), () => 500).of('speech', 'x')).toBeNull();
+    expect(await new QueuePositionEstimator(inspector(null, 1, 500)).of('speech', 'x')).toBeNull();
   });
 });

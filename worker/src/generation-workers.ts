@@ -4,6 +4,7 @@ import {
   CancellationRegistry,
   FileArtifactStore,
   QuotaLedger,
+  RecentRunTimes,
   cancellationChannel,
   connectRedis,
   queueName,
@@ -103,6 +104,7 @@ export async function startGenerationWorkers(
   const commands = await connectRedis(config.redisUrl, 'blocking', 'worker-commands');
   const subscriber = await connectRedis(config.redisUrl, 'blocking', 'worker-cancellations');
   const ledger = new QuotaLedger(commands, config.queuePrefix);
+  const recentRuns = new RecentRunTimes(commands, config.queuePrefix);
   const context = buildContext(config, commands);
   const metrics = options.metrics ?? new WorkerMetrics();
   const breakers = new ProviderBreakers(
@@ -151,7 +153,13 @@ export async function startGenerationWorkers(
   function recordStartedAt(job: AnyJob): { at: number; written: Promise<void> } {
     if (job.data.startedAt !== undefined) return { at: job.data.startedAt, written: Promise.resolve() };
     const at = job.processedOn ?? Date.now();
+    metrics.firstStarted(job.data.kind, at - job.timestamp);
     return { at, written: job.updateData({ ...job.data, startedAt: at }) };
+  }
+
+  /** From the first start, across polls and retries, until now. */
+  function runMs(job: AnyJob): number {
+    return Date.now() - (job.data.startedAt ?? job.processedOn ?? Date.now());
   }
 
   /**
@@ -181,7 +189,10 @@ export async function startGenerationWorkers(
         startedAt.written,
       ]);
       await ledger.settle(job.data.uid, job.id!);
-      metrics.completed(kind);
+      const ranMs = runMs(job);
+      metrics.completed(kind, ranMs);
+      // Only the queue ETA reads it: a run time lost to a Redis hiccup is not worth failing the job for.
+      void recentRuns.record(kind, ranMs).catch(() => undefined);
       return result;
     } catch (error) {
       if (error instanceof DelayedError) throw error;
@@ -215,7 +226,7 @@ export async function startGenerationWorkers(
       }
       await job.log(`attempt ${attemptNumber} failed: ${failure.code} ${failure.message}; no retry, token refunded`);
       await refund(job);
-      metrics.failed(kind, failure.code);
+      metrics.failed(kind, failure.code, runMs(job));
       throw new UnrecoverableError(failure.message);
     } finally {
       clearTimeout(deadlineTimer);

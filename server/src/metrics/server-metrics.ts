@@ -2,8 +2,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import { COUNTED_JOB_STATES } from '../queue/generation-queues';
 
-/** Job durations span a second (speech) to many minutes (video behind a long queue). */
-const DURATION_BUCKETS_SECONDS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 3600];
 /** Delivery lag is a Redis round trip plus a job read when healthy; seconds mean trouble. */
 const LAG_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -13,8 +11,6 @@ export interface MetricsSources {
   isPaused(kind: GenerationKind): Promise<boolean>;
 }
 
-export type RunOutcome = 'completed' | 'failed';
-
 /**
  * The server's Prometheus series, in a registry of its own (tests build several apps in one process).
  * Queue depth is read from Redis at scrape time; the rest is counted as it happens on this instance.
@@ -23,8 +19,6 @@ export type RunOutcome = 'completed' | 'failed';
  */
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly waitSeconds: Histogram<'kind'>;
-  readonly runSeconds: Histogram<'kind' | 'outcome'>;
   readonly quotaRefusals: Counter<'kind'>;
   readonly inFlightRefusals: Counter<'kind'>;
   readonly refunds: Counter<'kind'>;
@@ -57,20 +51,6 @@ export class ServerMetrics {
         const paused = await Promise.all(GENERATION_KINDS.map((kind) => sources.isPaused(kind)));
         GENERATION_KINDS.forEach((kind, index) => this.set({ kind }, paused[index] ? 1 : 0));
       },
-    });
-    this.waitSeconds = new Histogram({
-      name: 'mediagen_job_wait_seconds',
-      help: 'Time from enqueue to the first start of a job (processedOn - timestamp)',
-      labelNames: ['kind'] as const,
-      buckets: DURATION_BUCKETS_SECONDS,
-      registers,
-    });
-    this.runSeconds = new Histogram({
-      name: 'mediagen_job_run_seconds',
-      help: 'Time from the first start of a job to its end (finishedOn - processedOn), by outcome',
-      labelNames: ['kind', 'outcome'] as const,
-      buckets: DURATION_BUCKETS_SECONDS,
-      registers,
     });
     this.quotaRefusals = new Counter({
       name: 'mediagen_quota_refusals_total',

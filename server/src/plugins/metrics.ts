@@ -1,10 +1,9 @@
 import fp from 'fastify-plugin';
-import { JobTimings } from '../metrics/job-timings';
 import { ServerMetrics } from '../metrics/server-metrics';
 
 /**
- * The Prometheus registry of this app instance, the job timing observer (wait and run times, and the
- * recent run times the queue ETA is computed from) and a count of answered HTTP requests by route.
+ * The Prometheus registry of this app instance and a count of answered HTTP requests by route. Job wait
+ * and run times are the workers' series: each job is observed once, by the worker that ran it.
  */
 export const metricsPlugin = fp(
   async (app) => {
@@ -14,16 +13,6 @@ export const metricsPlugin = fp(
       isPaused: (kind) => queues.isPaused(kind),
     });
     app.decorate('metrics', metrics);
-
-    const timings = new JobTimings({
-      source: queues,
-      getJob: (kind, id) => queues.getJob(kind, id),
-      metrics,
-      log: app.log,
-    });
-    timings.start();
-    app.decorate('jobTimings', timings);
-    app.addHook('preClose', () => timings.stop());
 
     app.addHook('onResponse', async (request, reply) => {
       // The route pattern, never the raw URL: ids and signatures would make a series per request.
@@ -37,6 +26,5 @@ export const metricsPlugin = fp(
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: ServerMetrics;
-    jobTimings: JobTimings;
   }
 }

@@ -27,7 +27,7 @@ export const servicesPlugin = fp<Options>(
         log: app.log,
         clock,
         maxInFlightPerUser: config.limits.maxInFlightPerUser,
-        positions: new QueuePositionEstimator(app.generationQueues, (kind) => app.jobTimings.meanRunMs(kind)),
+        positions: new QueuePositionEstimator(app.generationQueues),
         events: {
           quotaRefused: (kind) => metrics.quotaRefusals.inc({ kind }),
           inFlightRefused: (kind) => metrics.inFlightRefusals.inc({ kind }),

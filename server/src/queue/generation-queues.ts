@@ -1,6 +1,8 @@
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import {
+  RecentRunTimes,
   connectRedis,
   generationJobOptions,
   queueName,
@@ -66,13 +68,16 @@ export interface QueueInspector {
   waitingHead(kind: GenerationKind, count: number): Promise<string[]>;
   /** Worker connections serving a kind (BullMQ names them), cached for a few seconds; null when unknown. */
   workerCount(kind: GenerationKind): Promise<number | null>;
+  /** Mean of the kind's latest completed runs (ms), as the workers recorded them, cached for a few seconds; null before any. */
+  meanRunMs(kind: GenerationKind): Promise<number | null>;
   jobCounts(kind: GenerationKind): Promise<Record<string, number>>;
   isPaused(kind: GenerationKind): Promise<boolean>;
 }
 
 /** The states of `mediagen_queue_jobs`. */
 export const COUNTED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
-const WORKER_COUNT_CACHE_MS = 5000;
+/** How long worker counts and mean run times are reused: they change slowly, and positions are read often. */
+const ETA_INPUTS_CACHE_MS = 5000;
 
 export interface QueueLogger {
   warn(details: object, message: string): void;
@@ -114,7 +119,21 @@ const RELAYED_EVENTS: readonly QueueEventName[] = [
  */
 export class BullGenerationQueues implements GenerationQueues, GenerationEventSource, QueueInspector {
   private closing: Promise<void> | undefined;
-  private readonly workerCounts = new Map<GenerationKind, { at: number; count: Promise<number | null> }>();
+  // CLIENT LIST may be refused by a managed Redis: the count, and so the ETA, is then unknown rather than wrong.
+  private readonly workerCounts = new LRUCache<GenerationKind, { count: number | null }>({
+    max: GENERATION_KINDS.length,
+    ttl: ETA_INPUTS_CACHE_MS,
+    fetchMethod: async (kind) => ({ count: await this.queues[kind].getWorkersCount().catch(() => null) }),
+  });
+  // "No run yet" is not kept: the first completed run gives ETAs at once.
+  private readonly meanRuns = new LRUCache<GenerationKind, { ms: number }>({
+    max: GENERATION_KINDS.length,
+    ttl: ETA_INPUTS_CACHE_MS,
+    fetchMethod: async (kind) => {
+      const ms = await this.runTimes.meanMs(kind).catch(() => null);
+      return ms === null ? undefined : { ms };
+    },
+  });
 
   private constructor(
     readonly producer: ProducerRedis,
@@ -122,6 +141,7 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     private readonly queues: Record<GenerationKind, Queue<GenerationJobData, GenerationJobResult>>,
     private readonly events: Record<GenerationKind, QueueEvents>,
     private readonly retry: RetryPolicy,
+    private readonly runTimes: RecentRunTimes,
   ) {}
 
   static async open({ redisUrl, prefix, retry, log }: Options): Promise<BullGenerationQueues> {
@@ -163,7 +183,14 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     // One script rather than a MULTI: a transaction on this connection copies every BullMQ script into
     // its pipeline, which made the position read the costliest part of a submission.
     producer.defineCommand('waitingPosition', { numberOfKeys: 1, lua: WAITING_POSITION_SCRIPT });
-    return new BullGenerationQueues(producer as ProducerRedis, blockingConnections, queues, events, retry);
+    return new BullGenerationQueues(
+      producer as ProducerRedis,
+      blockingConnections,
+      queues,
+      events,
+      retry,
+      new RecentRunTimes(producer, prefix),
+    );
   }
 
   async add(data: AnyGenerationJobData, id: string): Promise<void> {
@@ -214,13 +241,12 @@ export class BullGenerationQueues implements GenerationQueues, GenerationEventSo
     return ids.reverse();
   }
 
-  workerCount(kind: GenerationKind): Promise<number | null> {
-    const cached = this.workerCounts.get(kind);
-    if (cached !== undefined && Date.now() - cached.at < WORKER_COUNT_CACHE_MS) return cached.count;
-    // CLIENT LIST may be refused by a managed Redis; the ETA is then unknown rather than wrong.
-    const count = this.queues[kind].getWorkersCount().catch(() => null);
-    this.workerCounts.set(kind, { at: Date.now(), count });
-    return count;
+  async workerCount(kind: GenerationKind): Promise<number | null> {
+    return (await this.workerCounts.fetch(kind))?.count ?? null;
+  }
+
+  async meanRunMs(kind: GenerationKind): Promise<number | null> {
+    return (await this.meanRuns.fetch(kind))?.ms ?? null;
   }
 
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {

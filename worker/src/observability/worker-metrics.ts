@@ -2,6 +2,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import { PROVIDERS, type CallOutcome, type ProviderCall, type ProviderName } from '../providers/provider-calls';
 
+/** From half a second (speech) to an hour (a slow video). */
+const JOB_DURATION_BUCKETS_SECONDS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 3600];
+
 export type BreakerStateName = 'closed' | 'half_open' | 'open';
 const BREAKER_STATE_VALUE: Record<BreakerStateName, number> = { closed: 0, half_open: 1, open: 2 };
 
@@ -83,6 +86,23 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  // Observed once per job, by the worker that ran it, so the series of all workers add up.
+  private readonly waitSeconds = new Histogram({
+    name: 'mediagen_job_wait_seconds',
+    help: 'Time from enqueue to the first start of a job (processedOn - timestamp)',
+    labelNames: ['kind'] as const,
+    buckets: JOB_DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  private readonly runSeconds = new Histogram({
+    name: 'mediagen_job_run_seconds',
+    help: 'Time from the first start of a job to its end, by outcome (completed, or failed for good)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: JOB_DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
   private readonly activeJobs = new Gauge({
     name: 'mediagen_worker_active_jobs',
     help: 'Jobs this process is working on right now',
@@ -106,12 +126,18 @@ export class WorkerMetrics {
     this.jobRetries.inc({ kind });
   }
 
-  completed(kind: GenerationKind): void {
-    this.jobsCompleted.inc({ kind });
+  firstStarted(kind: GenerationKind, waitMs: number): void {
+    this.waitSeconds.observe({ kind }, Math.max(0, waitMs) / 1000);
   }
 
-  failed(kind: GenerationKind, code: string): void {
+  completed(kind: GenerationKind, runMs: number): void {
+    this.jobsCompleted.inc({ kind });
+    this.runSeconds.observe({ kind, outcome: 'completed' }, Math.max(0, runMs) / 1000);
+  }
+
+  failed(kind: GenerationKind, code: string, runMs: number): void {
     this.jobsFailed.inc({ kind, code });
+    this.runSeconds.observe({ kind, outcome: 'failed' }, Math.max(0, runMs) / 1000);
   }
 
   refunded(kind: GenerationKind): void {
