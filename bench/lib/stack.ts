@@ -17,7 +17,7 @@ export class BenchStack {
     this.simulatorProcess = this.track(
       spawnTs('simulator/src/main.ts', { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) }),
     );
-    await waitHttp(`http://127.0.0.1:${port}/__sim/stats`);
+    await waitHttp(`http://127.0.0.1:${port}/__sim/stats`, this.simulatorProcess);
     this.simulatorUrl = `http://127.0.0.1:${port}`;
     return this.simulatorUrl;
   }
@@ -38,7 +38,7 @@ export class BenchStack {
       }),
     );
     const origin = `http://127.0.0.1:${port}`;
-    await waitHttp(`${origin}/readyz`);
+    await waitHttp(`${origin}/readyz`, child);
     return { origin, child };
   }
 
@@ -69,9 +69,15 @@ export class BenchStack {
   }
 }
 
-export async function waitHttp(url: string, timeoutMs = 30_000): Promise<void> {
+/** Waits for `url` to answer 2xx; gives up with the process's output as soon as it exits. */
+export async function waitHttp(url: string, process: Child, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (process.child.exitCode !== null) {
+      throw new Error(
+        `${url}: the process exited (${process.child.exitCode}):\n${process.output.join('').slice(-2000)}`,
+      );
+    }
     const ok = await fetch(url).then(
       (response) => response.ok,
       () => false,

@@ -86,7 +86,7 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       }),
     );
     await local.waitFor(/listening/);
-    await waitHttp(`http://127.0.0.1:${localPort}/readyz`);
+    await waitHttp(`http://127.0.0.1:${localPort}/readyz`, local);
     const users = context.users.slice(0, 1500);
     await seedLargeBalances(stack.prefix, users);
     await seedLargeBalances(`${stack.prefix}-local`, users);
