@@ -85,6 +85,31 @@ describe('GenerationRelay', () => {
     ]);
   });
 
+  it("tells its own submissions from the 202's state: their first 'waiting' event reads nothing", async () => {
+    const { source, emitted, relay, reads, ownerReads } = setup([generation('active', 10)]);
+    const submitted = { ...generation('queued', 0), queue: { position: 2, etaMs: 4000 } };
+    relay.enqueuing('u1', 'speech_1');
+    source.fire('waiting');
+    relay.enqueued('u1', submitted);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    source.fire('active');
+    await relay.stop();
+    expect([reads(), ownerReads()]).toEqual([1, 0]);
+    expect(emitted.map(({ generation: update }) => update)).toEqual([submitted, generation('active', 10)]);
+  });
+
+  it('keeps the order when a worker takes a submission before its 202: queued first, then active', async () => {
+    const { source, emitted, relay, reads } = setup([generation('active', 10)]);
+    relay.enqueuing('u1', 'speech_1');
+    source.fire('waiting');
+    source.fire('active');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    relay.enqueued('u1', generation('queued', 0));
+    await relay.stop();
+    expect(reads()).toBe(1);
+    expect(emitted.map(({ generation: update }) => update.status)).toEqual(['queued', 'active']);
+  });
+
   it('drops a progress update that would go backwards and never lowers progress on other events', async () => {
     const { source, emitted, relay } = setup([
       generation('active', 50),

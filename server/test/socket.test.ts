@@ -43,6 +43,8 @@ describe('generation:update', () => {
 
     const { body } = await api.submit(videoRequest('a quiet harbour'));
     const queued = await eventually(() => aliceSocket.updates.find((update) => update.id === body.id));
+    // The owner's socket hears what the 202 answered.
+    expect(queued).toEqual(body);
     expect(queued).toMatchObject({
       id: body.id,
       kind: 'video',

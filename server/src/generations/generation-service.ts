@@ -58,6 +58,19 @@ export interface GenerationServiceEvents {
   refunded?(kind: GenerationKind): void;
 }
 
+/**
+ * Told around the enqueue of each new generation, so the socket relay can tell its owner without reading
+ * the job back.
+ */
+export interface SubmissionObserver {
+  /** Before the job is added: its queue events may arrive before `enqueued`. */
+  enqueuing(uid: string, id: string): void;
+  /** The job is queued; `generation` is what the 202 answers. */
+  enqueued(uid: string, generation: Generation): void;
+  /** The add failed: nothing was queued. */
+  notEnqueued(id: string): void;
+}
+
 /** Where a waiting generation stands in its queue; null when it is not waiting. */
 export interface QueuePositions {
   of(kind: GenerationKind, id: string): Promise<QueuePosition | null>;
@@ -88,6 +101,7 @@ export class GenerationService {
   private readonly snapshots: CanceledSnapshots;
   private readonly maxInFlight: number;
   private readonly clock: () => number;
+  private readonly submissionObservers = new Set<SubmissionObserver>();
 
   constructor(private readonly options: GenerationServiceOptions) {
     this.clock = options.clock ?? Date.now;
@@ -96,6 +110,12 @@ export class GenerationService {
     this.idempotency = new IdempotencyRecords(options.redis, options.prefix);
     this.snapshots = new CanceledSnapshots(options.redis, options.prefix);
     this.maxInFlight = options.maxInFlightPerUser ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Returns the function that stops the observing. */
+  observeSubmissions(observer: SubmissionObserver): () => void {
+    this.submissionObservers.add(observer);
+    return () => this.submissionObservers.delete(observer);
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
@@ -146,9 +166,13 @@ export class GenerationService {
     }
 
     const data = jobDataFor(user.uid, request, this.clock());
+    // A replay adds nothing new to the queue (the job id is taken), so only first submissions are told.
+    const fresh = !replayed && outcome.status === 'charged';
+    if (fresh) this.submissionObservers.forEach((observer) => observer.enqueuing(user.uid, id));
     try {
       await this.options.queues.add(data, id);
     } catch (error) {
+      if (fresh) this.submissionObservers.forEach((observer) => observer.notEnqueued(id));
       this.options.log.error({ err: error, generationId: id }, 'enqueue failed; refunding the token');
       // Refunding also takes the id out of flight; a replayed id keeps the charge of its first request.
       await Promise.allSettled([
@@ -160,7 +184,9 @@ export class GenerationService {
     if (replayed || outcome.status === 'already-charged') {
       return { generation: (await this.find(user.uid, id)) ?? queuedView(id, data), replayed: true };
     }
-    return { generation: await this.withQueuePosition(queuedView(id, data)), replayed: false };
+    const generation = await this.withQueuePosition(queuedView(id, data));
+    this.submissionObservers.forEach((observer) => observer.enqueued(user.uid, generation));
+    return { generation, replayed: false };
   }
 
   /**

@@ -25,9 +25,11 @@ export const socketPlugin = fp(
       log: app.log,
     });
     relay.start();
+    const stopObserving = app.generations.observeSubmissions(relay);
 
     // Open sockets would keep the HTTP server from closing, so they go first.
     app.addHook('preClose', async () => {
+      stopObserving();
       await relay.stop();
       gateway.disconnectAll();
     });

@@ -1,4 +1,5 @@
 import { isFinalStatus, nextProgress, type Generation, type GenerationKind } from '@mediagen/shared';
+import type { SubmissionObserver } from '../generations/generation-service';
 import type { GenerationEventSource, QueueEventName } from '../queue/generation-queues';
 
 const MAX_TRACKED_JOBS = 10_000;
@@ -6,6 +7,8 @@ const MAX_TRACKED_JOBS = 10_000;
 export const POSITION_UPDATES_PER_KIND = 50;
 /** Queue moves within this window are answered with one round of position updates. */
 const POSITION_REFRESH_DELAY_MS = 200;
+/** How long a submission's 'waiting' event waits for the submission's own state before reading the job. */
+const SUBMISSION_WAIT_MS = 5000;
 
 /** Where an update came from: the queue event behind it, for the delivery lag. */
 export interface UpdateOrigin {
@@ -49,12 +52,17 @@ const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed',
  * Every instance hears every event, but only the one holding the owner's socket needs the job: the
  * others learn the owner once (one field read, then remembered) and drop the event without reading
  * more. An owner who connects later loses nothing: the client fetches its list on every connect.
+ *
+ * A generation submitted through this instance is told to its owner from the submission itself: its
+ * first 'waiting' event waits for the 202's state and sends that instead of reading the job back.
  */
-export class GenerationRelay {
+export class GenerationRelay implements SubmissionObserver {
   /** Per running job: what its owner last saw. Dropped when the job ends. */
   private readonly lastSent = new Map<string, { uid: string; generation: Generation; fingerprint: string }>();
   /** Job id → owner, for the jobs this instance has heard of; an owner never changes. */
   private readonly owners = new Map<string, string>();
+  /** Submissions of this instance whose first 'waiting' event has not been handled yet: their state, once known. */
+  private readonly submissions = new Map<string, Submission>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly detach: (() => void)[] = [];
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
@@ -113,6 +121,43 @@ export class GenerationRelay {
     return { uid: known.uid, generation: { ...known.generation, progress: nextProgress(0, reportedProgress) } };
   }
 
+  enqueuing(uid: string, id: string): void {
+    this.rememberOwner(id, uid);
+    this.submissions.set(id, newSubmission(uid));
+    // A 'waiting' event that never came (the stream was trimmed past it) must not pile up.
+    if (this.submissions.size > MAX_TRACKED_JOBS) this.submissions.delete(this.submissions.keys().next().value!);
+  }
+
+  enqueued(_uid: string, generation: Generation): void {
+    this.submissions.get(generation.id)?.settle(generation);
+  }
+
+  notEnqueued(id: string): void {
+    this.submissions.get(id)?.settle(null);
+    this.submissions.delete(id);
+    this.owners.delete(id);
+  }
+
+  /** The 202's state of a submission of this instance, when it comes in time; null otherwise. */
+  private async submittedState(jobId: string): Promise<{ uid: string; generation: Generation } | null> {
+    const submission = this.submissions.get(jobId)!;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SUBMISSION_WAIT_MS)));
+    try {
+      const generation = await Promise.race([submission.state, late]);
+      return generation === null ? null : { uid: submission.uid, generation };
+    } finally {
+      clearTimeout(timer);
+      this.submissions.delete(jobId);
+    }
+  }
+
+  private rememberOwner(jobId: string, uid: string): void {
+    this.owners.set(jobId, uid);
+    // Jobs that end without this server hearing it (removed by retention) must not pile up.
+    if (this.owners.size > MAX_TRACKED_JOBS) this.owners.delete(this.owners.keys().next().value!);
+  }
+
   private async ownerListensHere(kind: GenerationKind, jobId: string): Promise<boolean> {
     const { audience } = this.options;
     if (!audience.any()) return false;
@@ -121,9 +166,7 @@ export class GenerationRelay {
       const read = await this.options.ownerOf(kind, jobId);
       if (read === null) return false;
       owner = read;
-      this.owners.set(jobId, owner);
-      // Jobs that end without this server hearing it (removed by retention) must not pile up.
-      if (this.owners.size > MAX_TRACKED_JOBS) this.owners.delete(this.owners.keys().next().value!);
+      this.rememberOwner(jobId, owner);
     }
     return audience.has(owner);
   }
@@ -131,6 +174,7 @@ export class GenerationRelay {
   private forget(jobId: string): void {
     this.lastSent.delete(jobId);
     this.owners.delete(jobId);
+    this.submissions.delete(jobId);
   }
 
   /** Stops listening and waits for the updates already being handled. */
@@ -139,6 +183,8 @@ export class GenerationRelay {
     this.detach.splice(0).forEach((off) => off());
     this.positionRefreshes.forEach((timer) => clearTimeout(timer));
     this.positionRefreshes.clear();
+    // Submissions still being answered are read back instead of waited for.
+    this.submissions.forEach((submission) => submission.settle(null));
     await Promise.allSettled([...this.pending.values()]);
   }
 
@@ -163,6 +209,7 @@ export class GenerationRelay {
     eventId: string | undefined,
     reportedProgress?: number,
   ): Promise<void> {
+    const submitted = event === 'waiting' && this.submissions.has(jobId) ? await this.submittedState(jobId) : null;
     if (event === 'removed') {
       // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
       this.forget(jobId);
@@ -174,7 +221,8 @@ export class GenerationRelay {
       if (event === 'completed' || event === 'failed') this.owners.delete(jobId);
       return;
     }
-    const loaded = this.fromProgressEvent(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
+    const loaded =
+      submitted ?? this.fromProgressEvent(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
     if (loaded === null) {
       this.forget(jobId);
       return;
@@ -208,6 +256,19 @@ export class GenerationRelay {
     if (this.lastSent.size > MAX_TRACKED_JOBS) this.lastSent.delete(this.lastSent.keys().next().value!);
     this.options.emit(uid, generation, origin);
   }
+}
+
+/** A submission's owner, and its state as the 202 answers it (null when it was not enqueued). */
+interface Submission {
+  uid: string;
+  state: Promise<Generation | null>;
+  settle(state: Generation | null): void;
+}
+
+function newSubmission(uid: string): Submission {
+  let settle!: (state: Generation | null) => void;
+  const state = new Promise<Generation | null>((resolve) => (settle = resolve));
+  return { uid, state, settle };
 }
 
 /** The parts of a running generation its owner can see change. */
