@@ -108,17 +108,27 @@ export class GenerationRelay implements SubmissionObserver {
   }
 
   /**
-   * Progress is most of the traffic, and its event carries the new value: a running job whose state this
-   * relay already knows is updated without reading the job back from Redis.
+   * The events that change only what they say, applied to what this relay last told without reading the
+   * job back from Redis: progress (most of the traffic, and its event carries the new value) of a running
+   * job, and the first start of a job last told as queued (a job that never started has nothing else to
+   * show: no result, no error, no progress).
    */
-  private fromProgressEvent(
+  private fromKnownState(
     jobId: string,
     event: QueueEventName | 'position',
     reportedProgress: number | undefined,
   ): { uid: string; generation: Generation } | null {
     const known = this.lastSent.get(jobId);
-    if (event !== 'progress' || reportedProgress === undefined || known?.generation.status !== 'active') return null;
-    return { uid: known.uid, generation: { ...known.generation, progress: nextProgress(0, reportedProgress) } };
+    if (known === undefined) return null;
+    const { uid, generation } = known;
+    if (event === 'progress' && reportedProgress !== undefined && generation.status === 'active') {
+      return { uid, generation: { ...generation, progress: nextProgress(0, reportedProgress) } };
+    }
+    if (event === 'active' && generation.status === 'queued') {
+      const { queue: _position, ...started } = generation;
+      return { uid, generation: { ...started, status: 'active', updatedAt: new Date().toISOString() } };
+    }
+    return null;
   }
 
   enqueuing(uid: string, id: string): void {
@@ -222,7 +232,7 @@ export class GenerationRelay implements SubmissionObserver {
       return;
     }
     const loaded =
-      submitted ?? this.fromProgressEvent(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
+      submitted ?? this.fromKnownState(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
     if (loaded === null) {
       this.forget(jobId);
       return;
