@@ -172,14 +172,20 @@ export class GenerationService {
     try {
       await this.options.queues.add(data, id);
     } catch (error) {
-      if (fresh) this.submissionObservers.forEach((observer) => observer.notEnqueued(id));
-      this.options.log.error({ err: error, generationId: id }, 'enqueue failed; refunding the token');
-      // Refunding also takes the id out of flight; a replayed id keeps the charge of its first request.
-      await Promise.allSettled([
-        outcome.status === 'charged' ? this.ledger.refund(user.uid, request.kind, id) : Promise.resolve(false),
-        ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
-      ]);
-      throw notReady();
+      // The add may have reached Redis before its answer was lost: a job that is there was accepted, and
+      // refunding its token would hand out a free generation.
+      const queued = await this.options.queues.getJob(request.kind, id).catch(() => undefined);
+      if (queued === undefined) {
+        if (fresh) this.submissionObservers.forEach((observer) => observer.notEnqueued(id));
+        this.options.log.error({ err: error, generationId: id }, 'enqueue failed; refunding the token');
+        // Refunding also takes the id out of flight; a replayed id keeps the charge of its first request.
+        await Promise.allSettled([
+          outcome.status === 'charged' ? this.ledger.refund(user.uid, request.kind, id) : Promise.resolve(false),
+          ownRecord ? this.idempotency.release(user.uid, ownRecord.key, id, ownRecord.bodyHash) : Promise.resolve(),
+        ]);
+        throw notReady();
+      }
+      this.options.log.warn({ err: error, generationId: id }, 'enqueue answered with an error, but the job is queued');
     }
     if (replayed || outcome.status === 'already-charged') {
       return { generation: (await this.find(user.uid, id)) ?? queuedView(id, data), replayed: true };
