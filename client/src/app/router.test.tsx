@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -64,6 +64,28 @@ describe('app routes', () => {
     await user.click(toggle);
     expect(screen.getByRole('button', { name: 'Switch to Light Mode' })).toBeDefined();
     expect(document.documentElement.classList.contains('dark')).toBe(true);
+  });
+
+  it("shows the guide's formulas, techniques and keyword groups, each part a named region", async () => {
+    renderAt('/guide');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Prompt Guide' })).toBeDefined();
+    const cardTitles = (region: string) =>
+      within(screen.getByRole('region', { name: region }))
+        .getAllByRole('heading', { level: 3 })
+        .map((heading) => heading.textContent);
+    expect(cardTitles('Prompt formulas')).toEqual(['Image prompt formula', 'Video prompt formula']);
+    expect(cardTitles('Advanced techniques')).toEqual([
+      'Weighted prompts',
+      'Negative prompts',
+      'Style mixing',
+      'Sequential prompting',
+    ]);
+    expect(cardTitles('Optimization keywords')).toEqual([
+      'Quality boosters',
+      'Composition control',
+      'Mood enhancement',
+    ]);
+    expect(screen.getByText('mountain lake::2 cabin::1 fog::0.5')).toBeDefined();
   });
 
   it('answers an unknown route with a 404 page', async () => {
