@@ -1,6 +1,41 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const PACKAGES = ['shared', 'core', 'simulator', 'server', 'worker', 'ops', 'client', 'testing', 'scripts'];
+/**
+ * Which workspace packages each package's own code may import: dependencies point one way, from the
+ * apps down to core and shared. Tests, e2e, faults and bench may use any package, through its entry point.
+ */
+const MAY_IMPORT = {
+  shared: [],
+  core: ['shared'],
+  simulator: [],
+  server: ['core', 'shared'],
+  worker: ['core', 'shared'],
+  ops: ['core', 'shared'],
+  client: ['shared'],
+  testing: ['core', 'shared'],
+  scripts: [],
+};
+/** Another package's files, reached by path: only its entry point (package.json `exports`) is public. */
+const REACHING_IN = {
+  regex:
+    '^(\\.\\./)+((shared|core|simulator|server|worker|ops|client|testing|scripts|e2e|faults|bench)/(src|test|lib)/|.*node_modules/)',
+  message: "Import the package's entry point (@mediagen/…) instead of another package's files.",
+};
+
+function boundaries(files, allowed) {
+  const forbidden = PACKAGES.filter((name) => !allowed.includes(name)).flatMap((name) => [
+    `@mediagen/${name}`,
+    `@mediagen/${name}/*`,
+  ]);
+  const patterns =
+    forbidden.length === 0
+      ? [REACHING_IN]
+      : [REACHING_IN, { group: forbidden, message: 'Packages depend one way: see MAY_IMPORT in eslint.config.js.' }];
+  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', 'client/test-results/**', 'screenshots/**'] },
   js.configs.recommended,
@@ -16,6 +51,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
     },
   },
+  boundaries(['**/*.ts', '**/*.tsx'], PACKAGES),
+  ...Object.entries(MAY_IMPORT).map(([name, allowed]) =>
+    boundaries([`${name}/src/**/*.ts`, `${name}/src/**/*.tsx`, `${name}/lib/**/*.ts`, `${name}/*.ts`], allowed),
+  ),
   {
     files: ['**/*.js', '**/*.config.ts', 'vitest.config.ts'],
     ...tseslint.configs.disableTypeChecked,

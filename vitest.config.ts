@@ -9,6 +9,7 @@ export default defineConfig({
       { test: { name: 'simulator', root: 'simulator', include: ['test/**/*.test.ts', 'src/**/*.test.ts'] } },
       { test: { name: 'worker', root: 'worker', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'ops', root: 'ops', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'scripts', root: 'scripts', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       'server/vitest.config.ts',
       'client/vitest.config.ts',
       'e2e/vitest.config.ts',

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [enqueue|e2e|progress|memory|scale|client ...]`: every figure against its ceiling measured
+ * `pnpm bench [enqueue|e2e|progress|memory|scale|ratelimit|client ...]`: every figure against its ceiling measured
  * in the same run, on the same Redis, each part on its own key prefix (removed afterwards).
  * Results are printed as a table and written to bench/results/latest.json.
  */
@@ -14,6 +14,7 @@ import { e2eBench } from './parts/e2e';
 import { enqueueBench } from './parts/enqueue';
 import { memoryBench } from './parts/memory';
 import { progressBench } from './parts/progress';
+import { rateLimitBench } from './parts/ratelimit';
 import { scaleBench } from './parts/scale';
 
 export interface BenchContext {
@@ -27,6 +28,7 @@ const PARTS = {
   progress: progressBench,
   memory: memoryBench,
   scale: scaleBench,
+  ratelimit: rateLimitBench,
   client: clientBench,
 };
 type PartName = keyof typeof PARTS;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Generation } from '../shared/src/contract';
+import type { Generation } from '@mediagen/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage, type PageWatch } from './support/browser';
@@ -302,7 +302,8 @@ describe('generating from the dashboard', () => {
     const { page, context, errors } = await signedInPage('queue');
     try {
       // Another user's image meets a provider 429: the worker pauses the whole image queue for the
-      // Retry-After, so an image submitted meanwhile reliably waits in line.
+      // Retry-After (longer than the stack's shortened Stability lockout), so an image submitted meanwhile
+      // reliably waits in line.
       expect((await fetch(`${simulator}/__sim/reset`, { method: 'POST' })).status).toBe(204);
       const fault = await fetch(`${simulator}/__sim/faults`, {
         method: 'POST',

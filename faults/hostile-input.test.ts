@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
@@ -88,9 +89,15 @@ async function probe(options: InjectOptions): Promise<number> {
   return response.statusCode;
 }
 
+// size 'max': lengths spread over the whole range up to maxLength. fast-check's default size keeps
+// strings under about thirty characters, far from every limit that matters here.
 const printable = (maxLength: number) =>
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
-const anyText = (maxLength: number) => fc.string({ unit: 'grapheme', maxLength });
+  fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    maxLength,
+    size: 'max',
+  });
+const anyText = (maxLength: number) => fc.string({ unit: 'grapheme', maxLength, size: 'max' });
 
 const fieldValue = fc.oneof(
   anyText(40),
@@ -173,15 +180,19 @@ describe('fuzzed requests', () => {
       printable(60),
     );
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 400 }), contentType, async (payload, type) => {
-        await probe({
-          method: 'POST',
-          url: '/api/generations',
-          headers: { authorization: `Bearer ${user.idToken}`, 'content-type': type },
-          payload,
-        });
-      }),
-      { numRuns: 700 },
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 70_000, size: 'max' }),
+        contentType,
+        async (payload, type) => {
+          await probe({
+            method: 'POST',
+            url: '/api/generations',
+            headers: { authorization: `Bearer ${user.idToken}`, 'content-type': type },
+            payload,
+          });
+        },
+      ),
+      { numRuns: 250 },
     );
     for (const size of [64 * 1024 + 1, 1024 * 1024, 8 * 1024 * 1024]) {
       const status = await probe({
@@ -308,6 +319,108 @@ describe('fuzzed requests', () => {
     expect(growthMb).toBeLessThan(8);
     expect((await server.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+/** One request over a raw socket (fetch would normalise malformed paths away); the status and body. */
+function rawRequest(request: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(server.origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: rest.join('\r\n\r\n') });
+    });
+    socket.write(request, 'latin1');
+  });
+}
+
+const MARKER = 'zq7marker';
+
+function expectErrorShape(answer: { status: number; body: string }, where: string) {
+  expect(answer.status, where).toBeGreaterThanOrEqual(400);
+  expect(answer.status, where).toBeLessThan(500);
+  expect(JSON.parse(answer.body), where).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+  expect(answer.body, where).not.toContain(MARKER);
+}
+
+describe('raw HTTP near every limit', () => {
+  const pathByte = fc.oneof(
+    fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    fc.constantFrom('%', '%E0%A4%A', '%ZZ', '%00', '%C0%AF', '%FF', '//', '/..', ';', '\\'),
+    fc.integer({ min: 0x80, max: 0xff }).map((code) => String.fromCharCode(code)),
+  );
+  const rawPath = fc
+    .tuple(
+      fc.constantFrom('/api/generations/', '/artifacts/', '/api/', '/', '/admin/queues/api/'),
+      fc.array(pathByte, { maxLength: 400, size: 'max' }),
+      fc.nat(300),
+    )
+    .map(([base, bytes, padding]) => `${base}${bytes.join('')}${'a'.repeat(padding)}${MARKER}`);
+
+  it('malformed and long raw paths get the error shape, never a 5xx, never an echo', async () => {
+    await fc.assert(
+      fc.asyncProperty(rawPath, fc.constantFrom('GET', 'DELETE', 'POST'), async (path, method) => {
+        const answer = await rawRequest(
+          `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${user.idToken}\r\n` +
+            'Content-Length: 0\r\nConnection: close\r\n\r\n',
+        );
+        if (answer.status === 200 && path.startsWith('/api/') === false) return; // e.g. a public page
+        expectErrorShape(answer, `${method} ${path.slice(0, 120)}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('headers just under and just over the size limit', async () => {
+    // Node refuses a request whose head passes 16 KiB; just under it the route answers as usual.
+    for (const padding of [15_000, 16_500, 64_000]) {
+      const answer = await rawRequest(
+        `GET /api/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${user.idToken}\r\n` +
+          `X-Padding: ${MARKER}${'p'.repeat(padding)}\r\nConnection: close\r\n\r\n`,
+      );
+      if (padding + user.idToken.length < 16_000) expect(answer.status).toBe(200);
+      else {
+        expect(answer.status).toBe(431);
+        expectErrorShape(answer, `padding ${padding}`);
+      }
+    }
+    const longToken = await rawRequest(
+      `GET /api/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${MARKER}${'t'.repeat(12_000)}\r\n` +
+        'Connection: close\r\n\r\n',
+    );
+    expect(longToken.status).toBe(401);
+    expectErrorShape(longToken, 'long token');
+  });
+
+  it('bodies at and just past the body limit', async () => {
+    const send = (payload: string) =>
+      probe({
+        method: 'POST',
+        url: '/api/generations',
+        headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+        payload,
+      });
+    const shell = JSON.stringify({ kind: 'image', prompt: '' });
+    const limit = 64 * 1024;
+    // Exactly at the limit the body is read, and refused for its prompt's length; one byte more is 413.
+    expect(await send(JSON.stringify({ kind: 'image', prompt: 'x'.repeat(limit - shell.length) }))).toBe(400);
+    expect(await send(JSON.stringify({ kind: 'image', prompt: 'x'.repeat(limit - shell.length + 1) }))).toBe(413);
+    // A prompt of exactly the longest allowed length after normalisation, padded with invisible characters.
+    expect(
+      await send(
+        JSON.stringify({
+          kind: 'speech',
+          input: `${'y'.repeat(4096)}${'\u200b'.repeat(2000)}`,
+          voice: 'nova',
+          language: 'en-US',
+        }),
+      ),
+    ).toBeLessThan(500);
   });
 });
 

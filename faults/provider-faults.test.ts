@@ -32,6 +32,7 @@ beforeAll(async () => {
   server = await context.start({ JOB_BACKOFF_MS: '100', JOB_ATTEMPTS: '3', RATE_LIMIT_PER_MINUTE: '100000' });
   workers = await startGenerationWorkers(
     loadWorkerConfig({
+      MEDIAGEN_MODE: 'development',
       REDIS_URL,
       QUEUE_PREFIX: context.prefix,
       DATA_DIR: context.dataDir,
@@ -45,7 +46,8 @@ beforeAll(async () => {
       STABILITY_API_BASE: simulator.url,
       OPENAI_BASE_URL: `${simulator.url}/v1`,
       MINIMAX_API_BASE: `${simulator.url}/v1`,
-      MINIMAX_GROUP_ID: 'faults-group',
+      // Stability's documented 60 s lockout after a 429, shortened so the 429 case ends in seconds.
+      STABILITY_RATE_LIMIT: '150/10000/2000',
     }),
   );
 });

@@ -3,6 +3,7 @@
  * client), stopped with Ctrl-C.
  */
 import { existsSync } from 'node:fs';
+import { DEFAULT_DATABASE_URL } from './lib/postgres';
 import { colorPrinter } from './lib/processes';
 import { startStack } from './lib/stack';
 
@@ -12,6 +13,7 @@ const env = process.env;
 const sink = colorPrinter();
 
 const stack = await startStack({
+  databaseUrl: env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
   redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   queuePrefix: env.QUEUE_PREFIX ?? 'mediagen',
   dataDir: env.DATA_DIR ?? '.data',

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     name: 'server',
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['@mediagen/testing/emulator-setup'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Files share one Redis and one emulator; each uses its own key prefix, but running them one at a

@@ -30,7 +30,15 @@ export function spawnTs(file: string, env: Record<string, string>, args: string[
   const child = spawn(process.execPath, [...profileFlags, '--import', 'tsx', file, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0', LOG_LEVEL: 'warn', WORKER_METRICS_PORT: '0', ...env },
+    // The bench runs the development stack (emulator, simulator), so it asks for development mode.
+    env: {
+      ...process.env,
+      MEDIAGEN_MODE: 'development',
+      FORCE_COLOR: '0',
+      LOG_LEVEL: 'warn',
+      WORKER_METRICS_PORT: '0',
+      ...env,
+    },
   });
   const output: string[] = [];
   const listeners = new Set<() => void>();

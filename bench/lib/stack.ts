@@ -12,10 +12,19 @@ export class BenchStack {
   simulatorUrl = '';
   simulatorProcess: Child | undefined;
 
-  async simulator(latencyMs: number): Promise<string> {
+  /**
+   * The simulator stands for a provider without a request quota unless a part asks for one: the other
+   * parts measure the pipeline, not Stability's 15 requests per second (see the `ratelimit` part).
+   */
+  async simulator(latencyMs: number, env: Record<string, string> = {}): Promise<string> {
     const port = await freePort();
     this.simulatorProcess = this.track(
-      spawnTs('simulator/src/main.ts', { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) }),
+      spawnTs('simulator/src/main.ts', {
+        SIMULATOR_PORT: String(port),
+        SIMULATOR_LATENCY_MS: String(latencyMs),
+        SIMULATOR_RATE_LIMITS: 'off',
+        ...env,
+      }),
     );
     await waitHttp(`http://127.0.0.1:${port}/__sim/stats`, this.simulatorProcess);
     this.simulatorUrl = `http://127.0.0.1:${port}`;
@@ -49,6 +58,7 @@ export class BenchStack {
         QUEUE_PREFIX: this.prefix,
         DATA_DIR: this.dataDir,
         SIMULATOR_URL: this.simulatorUrl,
+        STABILITY_RATE_LIMIT: 'off',
         ...env,
       }),
     );

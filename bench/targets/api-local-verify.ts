@@ -14,12 +14,30 @@ const app = await buildApp(config, {
         sub?: string;
         aud?: string;
         exp?: number;
+        auth_time?: number;
         email?: string;
       };
       if (!claims.sub || claims.aud !== config.firebase.projectId || (claims.exp ?? 0) * 1000 < Date.now()) {
         throw new Error('invalid token');
       }
-      return { uid: claims.sub, email: claims.email ?? null };
+      return {
+        uid: claims.sub,
+        email: claims.email ?? null,
+        emailVerified: false,
+        authTimeSeconds: claims.auth_time ?? 0,
+        tokenExpiresAtMs: (claims.exp ?? 0) * 1000,
+      };
+    },
+    async account(uid) {
+      return {
+        uid,
+        exists: true,
+        disabled: false,
+        email: null,
+        emailVerified: false,
+        admin: false,
+        validSinceMs: null,
+      };
     },
     close: async () => undefined,
   },

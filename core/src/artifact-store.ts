@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -29,6 +29,8 @@ export interface StoredArtifact {
 export interface ArtifactStore {
   save(generationId: string, data: Uint8Array, mimeType: string): Promise<StoredArtifact>;
   open(key: string): Promise<{ stream: Readable; mimeType: string; bytes: number } | null>;
+  /** Deletes an artifact; one that is already gone is no error. */
+  remove(key: string): Promise<void>;
 }
 
 /** Artifacts as files under a directory that server and worker share (a volume in compose). */
@@ -65,5 +67,10 @@ export class FileArtifactStore implements ArtifactStore {
       mimeType: MIME_BY_EXTENSION[extension] ?? 'application/octet-stream',
       bytes: info.size,
     };
+  }
+
+  async remove(key: string): Promise<void> {
+    if (!KEY_PATTERN.test(key)) return;
+    await rm(join(this.directory, key), { force: true });
   }
 }

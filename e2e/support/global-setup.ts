@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { freePort, isPortFree } from '../../scripts/lib/processes';
-import { startStack } from '../../scripts/lib/stack';
+import { freePort, isPortFree } from '@mediagen/scripts/processes';
+import { startStack } from '@mediagen/scripts/stack';
+import { createTestDatabase } from '@mediagen/testing';
 
 /** The whole stack, with a built client, on ports of its own and a key prefix of its own. */
 export default async function setup(project: TestProject) {
   const queuePrefix = `e2e-${randomUUID()}`;
   const verbose = process.env.E2E_VERBOSE === '1';
+  const database = await createTestDatabase('e2e');
   const stack = await startStack({
+    databaseUrl: database.url,
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     queuePrefix,
     dataDir: '.data/e2e',
@@ -28,6 +31,8 @@ export default async function setup(project: TestProject) {
       SIMULATOR_VIDEO_QUEUEING_MS: '500',
       SIMULATOR_VIDEO_PROCESSING_MS: '2000',
       SIMULATOR_LATENCY_MS: '600',
+      // Stability's 60 s lockout after a 429, shortened below the Retry-After the queue test sends (8 s).
+      STABILITY_RATE_LIMIT: '150/10000/5000',
     },
     sink: (name, line) => {
       if (verbose || /error/i.test(line)) process.stdout.write(`[${name}] ${line}\n`);
@@ -36,6 +41,7 @@ export default async function setup(project: TestProject) {
   project.provide('stack', { ...stack.urls, queuePrefix });
   return async () => {
     await stack.stop();
+    await database.drop();
     const { Redis } = await import('ioredis');
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     const keys = await redis.keys(`${queuePrefix}:*`);

@@ -52,7 +52,8 @@ export interface WorkerProcess extends ChildHandle {
 
 /** A real worker process (`worker/src/main.ts`), in its own process group so SIGKILL takes all of it. */
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['worker/src/main.ts'], {
+  // node itself runs the worker (`--import tsx`): a signal reaches the worker, not a wrapper in between.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,6 +61,7 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       FORCE_COLOR: '0',
+      MEDIAGEN_MODE: 'development',
       // Several workers share this machine: no fixed metrics port.
       WORKER_METRICS_PORT: '0',
       ...env,

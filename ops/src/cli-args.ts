@@ -6,10 +6,10 @@ export type Command =
   | { name: 'help' }
   | { name: 'counts' }
   | { name: 'job'; id: string }
-  | { name: 'find'; by: 'user' | 'task'; value: string; scan: number }
+  | { name: 'find'; by: 'user' | 'task'; value: string; limit: number }
   | { name: 'pause' | 'resume'; kinds: GenerationKind[] }
   | { name: 'retry-failed'; kinds: GenerationKind[]; limit: number; free: boolean }
-  | { name: 'drain-user'; uid: string; scan: number; keepJobs: boolean };
+  | { name: 'drain-user'; uid: string; reason: string };
 
 export interface CliInvocation {
   command: Command;
@@ -19,27 +19,29 @@ export interface CliInvocation {
 export const USAGE = `Usage: pnpm queues <command> [options]
 
 Commands:
-  counts                         jobs per state in each queue, paused and rate-limited queues
-  job <id>                       one job: data, state, progress, attempts, failure, logs, result, times
-  find --user <uid>              a user's jobs (their generations index, then a bounded scan)
-  find --task <providerTaskId>   the video job of a MiniMax task
+  counts                         jobs per state in each queue, paused and rate-limited queues, and the
+                                 generations the record holds queued and active
+  job <id>                       one generation: its record, and its job (state, attempts, logs) while kept
+  find --user <uid>              a user's generations, newest first
+  find --task <providerTaskId>   the video generation of a MiniMax task
+      [--limit N]                at most N (default 100)
   pause <kind|all>               stop workers taking jobs of that queue (active jobs finish)
   resume <kind|all>              let them take jobs again
-  retry-failed <kind|all>        put failed jobs back in their queue, charging their owner a token again
-      [--limit N]                at most N jobs in all (default 100)
+  retry-failed <kind|all>        put failed generations back in their queue, charging their owner a token again
+      [--limit N]                at most N in all (default 100)
       [--free]                   without charging a token
-  drain-user <uid>               cancel the user's waiting, delayed and active jobs and refund their tokens;
-                                 waiting and delayed jobs are removed, active ones stopped by their worker
-      [--keep-jobs]              leave waiting jobs in place (workers end them as canceled)
+  drain-user <uid>               cancel the user's queued and active generations, as their own cancels would
+                                 (refunded unless a provider had started paid work), and clear their jobs
+      [--reason TEXT]            kept in the token ledger (default "drained by an operator")
 
 Options:
   --json                         machine-readable output
-  --scan N                       jobs read per queue when searching (default 1000)
   -h, --help                     this text
 
 Kinds: ${GENERATION_KINDS.join(', ')}, or all.
-Environment: REDIS_URL (default redis://127.0.0.1:6379), QUEUE_PREFIX (default mediagen).
-Exit codes: 0 done, 1 failure (e.g. Redis unreachable), 2 bad input or unknown job.`;
+Environment: the same as the services' (DATABASE_URL, REDIS_URL, QUEUE_PREFIX; MEDIAGEN_MODE=development
+for local defaults).
+Exit codes: 0 done, 1 failure (e.g. the database or Redis unreachable), 2 bad input or unknown generation.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -47,9 +49,8 @@ const OPTIONS = {
   user: { type: 'string' },
   task: { type: 'string' },
   limit: { type: 'string' },
-  scan: { type: 'string' },
   free: { type: 'boolean' },
-  'keep-jobs': { type: 'boolean' },
+  reason: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -58,11 +59,11 @@ type OptionName = keyof typeof OPTIONS;
 const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
   counts: [],
   job: [],
-  find: ['user', 'task', 'scan'],
+  find: ['user', 'task', 'limit'],
   pause: [],
   resume: [],
   'retry-failed': ['limit', 'free'],
-  'drain-user': ['scan', 'keep-jobs'],
+  'drain-user': ['reason'],
 };
 
 function positiveInteger(option: string, value: string | undefined, fallback: number): number {
@@ -103,7 +104,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       throw new UsageError(`option --${option} does not apply to ${commandName}`);
     }
   }
-  const scan = positiveInteger('scan', values.scan, 1000);
+  const limit = positiveInteger('limit', values.limit, 100);
 
   switch (commandName) {
     case 'counts':
@@ -120,7 +121,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       const by = values.user !== undefined ? 'user' : 'task';
       const value = (values.user ?? values.task)!;
       if (value === '') throw new UsageError(`--${by} must not be empty`);
-      return { command: { name: 'find', by, value, scan }, json };
+      return { command: { name: 'find', by, value, limit }, json };
     }
     case 'pause':
     case 'resume':
@@ -132,7 +133,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         command: {
           name: 'retry-failed',
           kinds: parseKinds(rest[0], 'retry-failed'),
-          limit: positiveInteger('limit', values.limit, 100),
+          limit,
           free: values.free === true,
         },
         json,
@@ -140,6 +141,9 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     case 'drain-user':
       exactly(rest, 1, 'drain-user', 'a user id');
       if (rest[0] === '') throw new UsageError('drain-user needs a non-empty user id');
-      return { command: { name: 'drain-user', uid: rest[0]!, scan, keepJobs: values['keep-jobs'] === true }, json };
+      return {
+        command: { name: 'drain-user', uid: rest[0]!, reason: values.reason?.trim() || 'drained by an operator' },
+        json,
+      };
   }
 }

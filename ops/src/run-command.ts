@@ -22,44 +22,48 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
     case 'counts': {
       const queues = await countJobs(ctx);
       const text = table(
-        ['queue', ...COUNTED_STATES, 'paused', 'rate-limited'],
+        ['queue', ...COUNTED_STATES, 'paused', 'rate-limited', 'record: queued', 'record: active'],
         queues.map((queue) => [
           queue.queue,
           ...COUNTED_STATES.map((state) => queue.counts[state]),
           queue.paused ? 'yes' : 'no',
           queue.rateLimitedMs > 0 ? `${queue.rateLimitedMs} ms` : '-',
+          queue.record.queued,
+          queue.record.active,
         ]),
       );
       return { json: queues, text };
     }
     case 'job': {
       const record = await jobRecord(ctx, command.id);
-      const { logs, data, returnvalue, ...rest } = record;
+      const { job } = record;
       const text = [
-        JSON.stringify(rest, null, 2),
-        `data: ${JSON.stringify(data, null, 2)}`,
-        `return value: ${JSON.stringify(returnvalue)}`,
-        `logs (${logs.length}):`,
-        ...logs.map((line) => `  ${line}`),
+        `record: ${JSON.stringify(record.generation, null, 2)}`,
+        job === null
+          ? 'job: no longer kept by the queue'
+          : [
+              `job: ${JSON.stringify({ ...job, logs: undefined }, null, 2)}`,
+              `logs (${job.logs.length}):`,
+              ...job.logs.map((line) => `  ${line}`),
+            ].join('\n'),
       ].join('\n');
       return { json: record, text };
     }
     case 'find': {
-      const result = await findJobs(ctx, command.by, command.value, command.scan);
-      const rows = result.jobs.map((job) => [
-        job.id,
-        job.state,
-        job.uid,
-        job.createdAt,
-        job.progress,
-        job.attemptsMade,
-        job.taskId,
-        job.error,
+      const result = await findJobs(ctx, command.by, command.value, command.limit);
+      const rows = result.generations.map((generation) => [
+        generation.id,
+        generation.status,
+        generation.token,
+        generation.uid,
+        generation.createdAt,
+        generation.taskId,
+        generation.error,
       ]);
       const text =
-        result.jobs.length === 0
-          ? `no jobs found for ${command.by} '${command.value}' (scanned ${result.scanned} jobs)`
-          : table(['id', 'state', 'uid', 'created', 'progress', 'attempts', 'task', 'error'], rows);
+        result.generations.length === 0
+          ? `no generations found for ${command.by} '${command.value}'`
+          : table(['id', 'status', 'token', 'uid', 'created', 'task', 'error'], rows);
       return { json: result, text };
     }
     case 'pause':
@@ -85,13 +89,19 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
       return { json: outcomes, text };
     }
     case 'drain-user': {
-      const result = await drainUser(ctx, command.uid, { scan: command.scan, keepJobs: command.keepJobs });
+      const result = await drainUser(ctx, command.uid, command.reason);
       const text = [
-        result.jobs.length === 0
-          ? `no jobs found for user '${command.uid}'`
+        result.generations.length === 0
+          ? `nothing in flight for user '${command.uid}'`
           : table(
-              ['id', 'state', 'action', 'refunded'],
-              result.jobs.map((job) => [job.id, job.state, job.action, job.refunded ? 'yes' : 'no']),
+              ['id', 'was', 'outcome', 'token', 'job removed'],
+              result.generations.map((generation) => [
+                generation.id,
+                generation.was,
+                generation.outcome,
+                generation.token,
+                generation.jobRemoved ? 'yes' : 'no',
+              ]),
             ),
         `tokens now: image ${result.tokens.image}, video ${result.tokens.video}, speech ${result.tokens.speech}`,
       ].join('\n');

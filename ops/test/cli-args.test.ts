@@ -5,12 +5,12 @@ describe('parseCli', () => {
   it('reads every command with its arguments and options', () => {
     expect(parseCli(['counts', '--json'])).toEqual({ command: { name: 'counts' }, json: true });
     expect(parseCli(['job', 'image_abc'])).toEqual({ command: { name: 'job', id: 'image_abc' }, json: false });
-    expect(parseCli(['find', '--user', 'u1']).command).toEqual({ name: 'find', by: 'user', value: 'u1', scan: 1000 });
-    expect(parseCli(['find', '--task', 't1', '--scan', '50']).command).toEqual({
+    expect(parseCli(['find', '--user', 'u1']).command).toEqual({ name: 'find', by: 'user', value: 'u1', limit: 100 });
+    expect(parseCli(['find', '--task', 't1', '--limit', '50']).command).toEqual({
       name: 'find',
       by: 'task',
       value: 't1',
-      scan: 50,
+      limit: 50,
     });
     expect(parseCli(['pause', 'all']).command).toEqual({ name: 'pause', kinds: ['image', 'video', 'speech'] });
     expect(parseCli(['resume', 'video']).command).toEqual({ name: 'resume', kinds: ['video'] });
@@ -20,11 +20,15 @@ describe('parseCli', () => {
       limit: 5,
       free: true,
     });
-    expect(parseCli(['drain-user', 'u1', '--keep-jobs']).command).toEqual({
+    expect(parseCli(['drain-user', 'u1']).command).toEqual({
       name: 'drain-user',
       uid: 'u1',
-      scan: 1000,
-      keepJobs: true,
+      reason: 'drained by an operator',
+    });
+    expect(parseCli(['drain-user', 'u1', '--reason', ' abuse report #12 ']).command).toEqual({
+      name: 'drain-user',
+      uid: 'u1',
+      reason: 'abuse report #12',
     });
   });
 
@@ -43,6 +47,7 @@ describe('parseCli', () => {
     [['find', '--user', 'a', '--task', 'b'], /exactly one of --user/],
     [['retry-failed', 'all', '--limit', '0'], /--limit must be a positive integer/],
     [['counts', '--free'], /option --free does not apply to counts/],
+    [['find', '--user', 'a', '--reason', 'x'], /option --reason does not apply to find/],
     [['counts', '--nope'], /Unknown option '--nope'/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCli(argv)).toThrow(UsageError);

@@ -2,20 +2,21 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  GenerationLifecycle,
   cancellationChannel,
   connectRedis,
   generationJobOptions,
   newGenerationId,
   queueName,
-  videoTaskKey,
   type GenerationJobData,
   type RequestByKind,
 } from '@mediagen/core';
-import type { GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import {
   NotFoundError,
   countJobs,
@@ -32,6 +33,9 @@ import {
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT = resolve(import.meta.dirname, '../..');
 const prefix = `test-ops-${randomUUID()}`;
+const retry = { attempts: 1, backoffMs: 10 };
+const retention = { completedSeconds: 3600, failedSeconds: 3600 };
+let database: TestDatabase;
 let ctx: OpsContext;
 let subscriber: Redis;
 const workers: { worker: Worker; connection: Redis }[] = [];
@@ -44,47 +48,51 @@ const requests: { [K in GenerationKind]: (text: string) => RequestByKind[K] } = 
   speech: (input) => ({ input, voice: 'nova', language: 'en-US', speed: 1 }),
 };
 
-/** Charges a token and enqueues, like the API. `text` steers the test processor: fail, hold or succeed. */
-async function submit(
-  kind: GenerationKind,
-  text: string,
-  options: { uid?: string; delay?: number; data?: Partial<GenerationJobData> } = {},
-) {
+/** Records and enqueues, like the API. `text` steers the stand-in worker: fail, hold or succeed. */
+async function submit(kind: GenerationKind, text: string, options: { uid?: string; delay?: number } = {}) {
   const uid = options.uid ?? `user-${randomUUID()}`;
-  const id = newGenerationId(kind);
-  expect((await ctx.ledger.consume(uid, kind, id)).status).toBe('charged');
-  const data = {
+  const outcome = await ctx.lifecycle.submit({
+    id: newGenerationId(kind),
     uid,
     kind,
-    request: requests[kind](text),
-    createdAt: Date.now(),
-    ...options.data,
-  } as GenerationJobData;
-  const job = await ctx.queues[kind].add(kind, data, {
-    ...generationJobOptions(id, { attempts: 1, backoffMs: 10 }),
-    ...(options.delay === undefined ? {} : { delay: options.delay }),
+    request: requests[kind](text) as unknown as Record<string, unknown>,
+    prompt: text,
+    maxInFlight: 10,
   });
-  return { id, uid, job: job as Job<GenerationJobData> };
+  if (outcome.status !== 'accepted') throw new Error(outcome.status);
+  const { id } = outcome.generation;
+  const job = await ctx.queues[kind].add(
+    kind,
+    { kind },
+    {
+      ...generationJobOptions(id, retry, retention),
+      ...(options.delay === undefined ? {} : { delay: options.delay }),
+    },
+  );
+  return { id, uid, job };
 }
 
-function textOf(data: GenerationJobData): string {
-  const request = data.request as { prompt?: string; input?: string };
-  return request.prompt ?? request.input ?? '';
-}
-
-/** A stand-in for the real worker: enough to put jobs in every state. */
+/** A stand-in for the real worker, through the same lifecycle: enough to put generations in every state. */
 async function startWorker(kind: GenerationKind): Promise<Worker> {
   const connection = await connectRedis(REDIS_URL, 'blocking');
+  const lifecycle = new GenerationLifecycle(ctx.database.db);
   const worker = new Worker<GenerationJobData>(
     queueName(kind),
     async (job) => {
-      await job.log(`processing ${textOf(job.data)}`);
-      if (textOf(job.data) === 'fail') throw new UnrecoverableError('Failed to generate image');
-      if (textOf(job.data) === 'hold') {
-        await new Promise<void>((release) => held.set(job.id!, release));
-        throw new UnrecoverableError('Generation canceled.');
+      const started = await lifecycle.start(job.id!);
+      if (!started.ok) return;
+      const text = started.generation.prompt;
+      await job.log(`processing ${text}`);
+      if (text === 'fail') {
+        await lifecycle.fail(job.id!, { code: 'IMAGE_FAILED', message: 'Failed to generate image' });
+        throw new UnrecoverableError('Failed to generate image');
       }
-      return { artifactKey: `${job.id}.png`, mimeType: 'image/png', bytes: 1 };
+      if (text === 'hold') {
+        await lifecycle.providerStarted(job.id!);
+        await new Promise<void>((release) => held.set(job.id!, release));
+        return;
+      }
+      await lifecycle.complete(job.id!, { key: `${job.id}.png`, mimeType: 'image/png', bytes: 1 });
     },
     { connection, prefix },
   );
@@ -92,20 +100,17 @@ async function startWorker(kind: GenerationKind): Promise<Worker> {
   return worker;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const stateOf = async (kind: GenerationKind, id: string) => (await ctx.queues[kind].getJob(id))?.getState();
+const statusOf = async (id: string) => (await ctx.lifecycle.find(id))?.status;
 
 beforeAll(async () => {
-  ctx = await openOpsContext({ redisUrl: REDIS_URL, prefix });
+  database = await createTestDatabase('ops');
+  ctx = await openOpsContext({
+    databaseUrl: database.url,
+    redisUrl: REDIS_URL,
+    queuePrefix: prefix,
+    jobs: retry,
+    jobRetention: retention,
+  });
   subscriber = await connectRedis(REDIS_URL, 'blocking');
 });
 afterAll(async () => {
@@ -118,13 +123,14 @@ afterAll(async () => {
   const keys = await ctx.redis.keys(`${prefix}:*`);
   if (keys.length > 0) await ctx.redis.del(...keys);
   await ctx.close();
+  await database.drop();
 });
 beforeEach(async () => {
-  for (const kind of ['image', 'video', 'speech'] as const) await ctx.queues[kind].obliterate({ force: true });
+  for (const kind of GENERATION_KINDS) await ctx.queues[kind].obliterate({ force: true });
 });
 
 describe('counts, job and find', () => {
-  it('counts jobs per state, paused queues included', async () => {
+  it('counts jobs per state, paused queues included, beside what the record holds in flight', async () => {
     await submit('image', 'one');
     await submit('image', 'two');
     await submit('speech', 'later', { delay: 60_000 });
@@ -132,6 +138,7 @@ describe('counts, job and find', () => {
     const counts = await countJobs(ctx);
     const image = counts.find((queue) => queue.kind === 'image')!;
     expect(image.counts.waiting).toBe(2);
+    expect(image.record.queued).toBeGreaterThanOrEqual(2);
     expect(counts.find((queue) => queue.kind === 'speech')!.counts.delayed).toBe(1);
     expect(counts.find((queue) => queue.kind === 'video')!.paused).toBe(true);
     expect(image.paused).toBe(false);
@@ -140,43 +147,45 @@ describe('counts, job and find', () => {
     await setPaused(ctx, ['video'], false);
   });
 
-  it('shows the whole record of one job, logs included, and refuses an unknown id', async () => {
+  it('shows the record of one generation and its job with logs, and refuses an unknown id', async () => {
     const worker = await startWorker('image');
     const { id, uid } = await submit('image', 'fail');
-    await waitFor(async () => (await stateOf('image', id)) === 'failed', 'the job to fail');
+    await vi.waitUntil(async () => (await ctx.queues.image.getJob(id))?.isFailed(), { timeout: 5000, interval: 25 });
     const record = await jobRecord(ctx, id);
-    expect(record).toMatchObject({
+    expect(record.generation).toMatchObject({
       id,
-      kind: 'image',
+      uid,
+      status: 'failed',
+      token: 'refunded',
+      error: { code: 'IMAGE_FAILED' },
+    });
+    expect(record.job).toMatchObject({
       state: 'failed',
-      canceled: false,
       failedReason: 'Failed to generate image',
       attempts: { made: 1, allowed: 1 },
-      data: { uid, kind: 'image' },
+      data: { kind: 'image' },
       logs: ['processing fail'],
     });
-    expect(record.timestamps.finished).toMatch(/^\d{4}-/);
-    await expect(jobRecord(ctx, 'image_0123')).rejects.toThrow(NotFoundError);
+    await expect(jobRecord(ctx, `image_${'0'.repeat(32)}`)).rejects.toThrow(NotFoundError);
     await expect(jobRecord(ctx, 'no-kind-prefix')).rejects.toThrow(NotFoundError);
     await worker.close();
   });
 
-  it("finds a user's jobs across queues and a video job by its provider task id", async () => {
+  it("finds a user's generations across kinds, newest first, and a video by its provider task id", async () => {
     const uid = `user-${randomUUID()}`;
     const image = await submit('image', 'mine', { uid });
     const speech = await submit('speech', 'mine too', { uid });
     await submit('image', 'someone else');
     const byUser = await findJobs(ctx, 'user', uid, 100);
-    expect(byUser.jobs.map((job) => job.id).sort()).toEqual([image.id, speech.id].sort());
+    expect(byUser.generations.map((generation) => generation.id)).toEqual([speech.id, image.id]);
 
-    const indexed = await submit('video', 'indexed', { data: { video: { taskId: 'task-indexed', polls: 3 } } });
-    await ctx.redis.set(videoTaskKey(prefix, 'task-indexed'), indexed.id);
-    const scanned = await submit('video', 'scanned', { data: { video: { taskId: 'task-scanned' } } });
-    expect((await findJobs(ctx, 'task', 'task-indexed', 100)).jobs).toMatchObject([
-      { id: indexed.id, taskId: 'task-indexed' },
+    const video = await submit('video', 'a task');
+    await ctx.lifecycle.start(video.id);
+    await ctx.lifecycle.recordProviderTask(video.id, 'task-42');
+    expect((await findJobs(ctx, 'task', 'task-42', 100)).generations).toMatchObject([
+      { id: video.id, taskId: 'task-42' },
     ]);
-    expect((await findJobs(ctx, 'task', 'task-scanned', 100)).jobs).toMatchObject([{ id: scanned.id }]);
-    expect((await findJobs(ctx, 'task', 'task-missing', 100)).jobs).toEqual([]);
+    expect((await findJobs(ctx, 'task', 'task-missing', 100)).generations).toEqual([]);
   });
 });
 
@@ -186,73 +195,97 @@ describe('pause, resume and retry-failed', () => {
     const worker = await startWorker('speech');
     const { id } = await submit('speech', 'hello');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await stateOf('speech', id)).toBe('waiting');
+    expect(await statusOf(id)).toBe('queued');
     expect(await setPaused(ctx, ['speech'], false)).toEqual([{ kind: 'speech', paused: false }]);
-    await waitFor(async () => (await stateOf('speech', id)) === 'completed', 'the job to complete');
+    await vi.waitUntil(async () => (await statusOf(id)) === 'completed', { timeout: 5000, interval: 25 });
     await worker.close();
   });
 
-  it('retries failed jobs, charging their owners again, skipping canceled ones; --free does not charge', async () => {
+  it('retries failed generations, charging their owners again; --free does not charge; canceled ones stay', async () => {
     const worker = await startWorker('image');
     const failed = await submit('image', 'fail');
-    const canceled = await submit('image', 'fail');
-    await waitFor(async () => (await ctx.queues.image.getFailedCount()) === 2, 'both jobs to fail');
-    for (const job of [failed, canceled]) await ctx.ledger.refund(job.uid, 'image', job.id);
-    await ctx.cancellations.cancel(canceled.id);
-    await ctx.queues.image
-      .getJob(failed.id)
-      .then((job) => job!.updateData({ ...job!.data, request: requests.image('ok now'), startedAt: 1 }));
+    await vi.waitUntil(async () => (await statusOf(failed.id)) === 'failed', { timeout: 5000, interval: 25 });
+    const canceled = await submit('image', 'x', { delay: 60_000 });
+    await ctx.lifecycle.cancel(canceled.id, { by: 'owner', uid: canceled.uid });
+    // The cause of the failure is gone: its prompt now succeeds (the stand-in reads it from the record).
+    await ctx.database.db.updateTable('generations').set({ prompt: 'ok now' }).where('id', '=', failed.id).execute();
 
+    // Failures left by earlier tests are retried too: only this test's two generations are checked.
     const outcomes = await retryFailed(ctx, ['image'], { limit: 10, free: false });
-    expect(outcomes).toEqual(
-      expect.arrayContaining([
-        { id: failed.id, kind: 'image', uid: failed.uid, result: 'retried', charged: true },
-        { id: canceled.id, kind: 'image', uid: canceled.uid, result: 'skipped: canceled', charged: false },
-      ]),
-    );
-    await waitFor(async () => (await stateOf('image', failed.id)) === 'completed', 'the retried job to complete');
-    const retried = (await ctx.queues.image.getJob(failed.id))!;
-    expect(retried.data.startedAt).toBeUndefined();
-    expect((await ctx.ledger.balance(failed.uid)).tokens.image).toBe(0);
+    expect(outcomes).toContainEqual({
+      id: failed.id,
+      kind: 'image',
+      uid: failed.uid,
+      result: 'retried',
+      charged: true,
+    });
+    expect(outcomes.map((outcome) => outcome.id)).not.toContain(canceled.id);
+    await vi.waitUntil(async () => (await statusOf(failed.id)) === 'completed', { timeout: 5000, interval: 25 });
+    expect(await ctx.lifecycle.find(failed.id)).toMatchObject({ status: 'completed', token: 'spent' });
+    expect((await ctx.lifecycle.balance(failed.uid)).tokens.image).toBe(0);
+    expect(await statusOf(canceled.id)).toBe('canceled');
 
     const again = await submit('image', 'fail');
-    await waitFor(async () => (await stateOf('image', again.id)) === 'failed', 'the job to fail');
-    await ctx.ledger.refund(again.uid, 'image', again.id);
-    const free = await retryFailed(ctx, ['image'], { limit: 1, free: true });
-    expect(free).toEqual([{ id: again.id, kind: 'image', uid: again.uid, result: 'retried', charged: false }]);
-    expect((await ctx.ledger.balance(again.uid)).tokens.image).toBe(1);
+    await vi.waitUntil(async () => (await statusOf(again.id)) === 'failed', { timeout: 5000, interval: 25 });
+    const free = await retryFailed(ctx, ['image'], { limit: 10, free: true });
+    expect(free).toContainEqual({ id: again.id, kind: 'image', uid: again.uid, result: 'retried', charged: false });
+    await vi.waitUntil(async () => (await statusOf(again.id)) === 'failed', { timeout: 5000, interval: 25 });
+    // Waived: it ran on the house, and its failure gave nothing back that was never taken.
+    expect(await ctx.lifecycle.find(again.id)).toMatchObject({ token: 'waived' });
+    expect((await ctx.lifecycle.balance(again.uid)).tokens.image).toBe(1);
+    await worker.close();
+  });
+
+  it('skips an owner with no token left', async () => {
+    const worker = await startWorker('video');
+    const uid = `user-${randomUUID()}`;
+    const failed = await submit('video', 'fail', { uid });
+    await vi.waitUntil(async () => (await statusOf(failed.id)) === 'failed', { timeout: 5000, interval: 25 });
+    await submit('video', 'x', { uid, delay: 60_000 });
+    expect(await retryFailed(ctx, ['video'], { limit: 5, free: false })).toEqual([
+      { id: failed.id, kind: 'video', uid, result: 'skipped: no tokens left', charged: false },
+    ]);
     await worker.close();
   });
 });
 
 describe('drain-user', () => {
-  it("removes the user's queued jobs, flags the active one for its worker, and refunds every token", async () => {
+  it("cancels the user's generations like their own cancels: listed as canceled, refunded unless paid work began", async () => {
     const uid = `user-${randomUUID()}`;
     const heard: string[] = [];
     subscriber.on('message', (_channel: string, id: string) => heard.push(id));
     await subscriber.subscribe(cancellationChannel(prefix));
     await startWorker('image');
     const active = await submit('image', 'hold', { uid });
-    await waitFor(async () => held.has(active.id), 'the image job to start');
+    await vi.waitUntil(async () => held.has(active.id), { timeout: 5000, interval: 25 });
     const waiting = await submit('speech', 'waiting', { uid });
     const delayed = await submit('speech', 'delayed', { uid, delay: 60_000 });
     const bystander = await submit('speech', 'not theirs');
-    expect((await ctx.ledger.balance(uid)).tokens).toEqual({ image: 0, video: 1, speech: 0 });
+    expect((await ctx.lifecycle.balance(uid)).tokens).toEqual({ image: 0, video: 1, speech: 0 });
 
-    const result = await drainUser(ctx, uid, { scan: 100, keepJobs: false });
-    expect(result.jobs).toEqual(
+    const result = await drainUser(ctx, uid, 'abuse report 42');
+    expect(result.generations).toEqual(
       expect.arrayContaining([
-        { id: active.id, kind: 'image', state: 'active', action: 'canceled, worker stops it', refunded: true },
-        { id: waiting.id, kind: 'speech', state: 'waiting', action: 'removed', refunded: true },
-        { id: delayed.id, kind: 'speech', state: 'delayed', action: 'removed', refunded: true },
+        { id: active.id, kind: 'image', was: 'active', outcome: 'canceled', token: 'spent', jobRemoved: false },
+        { id: waiting.id, kind: 'speech', was: 'queued', outcome: 'canceled', token: 'refunded', jobRemoved: true },
+        { id: delayed.id, kind: 'speech', was: 'queued', outcome: 'canceled', token: 'refunded', jobRemoved: true },
       ]),
     );
-    expect(result.tokens).toEqual({ image: 1, video: 1, speech: 2 });
+    // The provider had started the image: draining never hands out a paid generation for free.
+    expect(result.tokens).toEqual({ image: 0, video: 1, speech: 2 });
     expect(await ctx.queues.speech.getJob(waiting.id)).toBeUndefined();
-    expect(await ctx.queues.speech.getJob(delayed.id)).toBeUndefined();
-    expect(await stateOf('speech', bystander.id)).toBe('waiting');
-    expect(await ctx.cancellations.isCanceled(active.id)).toBe(true);
-    await waitFor(async () => heard.includes(active.id), 'the cancel to be published');
+    expect(await statusOf(bystander.id)).toBe('queued');
+    // Their history keeps them, as canceled.
+    const history = await findJobs(ctx, 'user', uid, 10);
+    expect(history.generations.map((generation) => generation.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    const ledger = await ctx.database.db
+      .selectFrom('token_ledger')
+      .select('reason')
+      .where('uid', '=', uid)
+      .where('movement', 'in', ['refund', 'spend'])
+      .execute();
+    expect(ledger.map((line) => line.reason)).toEqual(Array(3).fill('canceled by an operator: abuse report 42'));
+    await vi.waitUntil(async () => heard.includes(active.id), { timeout: 5000, interval: 25 });
     held.get(active.id)!();
   });
 });
@@ -261,7 +294,13 @@ describe('the queues CLI process', () => {
   const run = (...args: string[]) =>
     promisify(execFile)(resolve(ROOT, 'node_modules/.bin/tsx'), ['ops/src/queues-cli.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, REDIS_URL, QUEUE_PREFIX: prefix },
+      env: {
+        ...process.env,
+        MEDIAGEN_MODE: 'development',
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        QUEUE_PREFIX: prefix,
+      },
     });
 
   it('prints counts as JSON and exits 0', async () => {
@@ -271,8 +310,8 @@ describe('the queues CLI process', () => {
     expect(counts.find((queue) => queue.kind === 'video')!.counts.waiting).toBe(1);
   });
 
-  it('exits 2 with a message for an unknown job, command or kind', async () => {
-    for (const args of [['job', 'image_missing'], ['frobnicate'], ['pause', 'cats']]) {
+  it('exits 2 with a message for an unknown generation, command or kind', async () => {
+    for (const args of [['job', `image_${'0'.repeat(32)}`], ['frobnicate'], ['pause', 'cats']]) {
       const failure = await run(...args).then(
         () => null,
         (error: { code: number; stderr: string }) => error,

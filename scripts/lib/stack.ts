@@ -1,12 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startProcess, waitForHttp, type LineSink, type ManagedProcess } from './processes';
+import { ensurePostgres } from './postgres';
 import { ensureRedis, pingRedis } from './redis';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const bin = (name: string, dir = ROOT) => resolve(dir, 'node_modules/.bin', name);
 
 export interface StackOptions {
+  /** The record: its database is created if missing, and a cluster started if none answers locally. */
+  databaseUrl: string;
   redisUrl: string;
   queuePrefix: string;
   dataDir: string;
@@ -43,7 +46,10 @@ function emulatorConfig(dataDir: string, port: number): string {
   return path;
 }
 
-/** Starts the whole local stack: Redis if needed, auth emulator, simulator, worker, server and client. */
+/**
+ * Starts the whole local stack: PostgreSQL and Redis if needed, auth emulator, simulator, worker, server
+ * and client.
+ */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { ports, sink } = options;
   const dataDir = resolve(ROOT, options.dataDir);
@@ -54,6 +60,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
+    const postgres = await ensurePostgres(options.databaseUrl, dataDir, sink);
+    if (postgres) processes.push(postgres);
     const redis = await ensureRedis(options.redisUrl, dataDir, sink);
     if (redis) processes.push(redis);
 
@@ -63,9 +71,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       emulator: `127.0.0.1:${ports.emulator}`,
       client: `http://127.0.0.1:${ports.client}`,
     };
-    const baseEnv = { ...process.env, FORCE_COLOR: '0' };
+    // This is the local stack (emulator, simulator, built-in secrets): it asks for development mode.
+    const baseEnv = { ...process.env, FORCE_COLOR: '0', MEDIAGEN_MODE: 'development' };
     const backendEnv = {
       ...baseEnv,
+      DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
       QUEUE_PREFIX: options.queuePrefix,
       DATA_DIR: dataDir,

@@ -3,7 +3,8 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { IdentityVerifier } from './auth/identity-verifier';
 import type { ServerConfig } from './config';
-import { installErrorHandlers } from './http/errors';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
+import { accountsPlugin } from './plugins/accounts';
 import { authPlugin } from './plugins/auth';
 import { infrastructurePlugin } from './plugins/infrastructure';
 import { metricsPlugin } from './plugins/metrics';
@@ -39,12 +40,20 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     // Generation ids and artifact keys are short; anything longer is not ours.
     routerOptions: { maxParamLength: 200 },
+    // A number trusts that many proxy hops in front of the server (Fastify's types only take a function for it).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   app.decorate('config', config);
   installErrorHandlers(app);
-  if (config.artifactUrls.usingDevSecret) {
+  if (config.development) {
     app.log.warn(
-      'ARTIFACT_URL_SECRET is not set: using the fixed development secret (refused when NODE_ENV=production)',
+      'MEDIAGEN_MODE=development: development shortcuts are on' +
+        (config.artifactUrls.usingDevSecret ? ' (the fixed development ARTIFACT_URL_SECRET is in use)' : ''),
     );
   }
 
@@ -64,13 +73,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     await app.register(metricsPlugin);
     await app.register(authPlugin);
     await app.register(servicesPlugin, { clock: deps.clock });
-    await app.register(socketPlugin);
+    await app.register(socketPlugin, { clock: deps.clock });
+    await app.register(accountsPlugin);
 
     // Routes.
     await app.register(healthRoutes);
     await app.register(artifactRoutes);
     await app.register(metricsRoutes);
-    await app.register(adminRoutes, { clock: deps.clock });
+    await app.register(adminRoutes);
     await app.register(apiRoutes, { prefix: '/api' });
 
     await app.ready();

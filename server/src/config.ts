@@ -1,40 +1,54 @@
 import { resolve } from 'node:path';
-import { isPlaceholderValue } from '@mediagen/shared';
+import {
+  EnvReader,
+  MODE_VARIABLE,
+  isLoopbackHost,
+  readCommonSettings,
+  wholeNumber,
+  type CommonSettings,
+  type Env,
+} from '@mediagen/core';
 import { z } from 'zod';
 
-export interface ServerConfig {
-  nodeEnv: string;
-  production: boolean;
+export { ConfigError } from '@mediagen/core';
+
+/** Fastify's `trustProxy`: which hops' X-Forwarded-For to believe (RATE_LIMIT counts anonymous callers by IP). */
+export type TrustProxy = boolean | number | string[];
+
+export interface ServerConfig extends CommonSettings {
+  /** True only when MEDIAGEN_MODE=development was asked for. */
+  development: boolean;
   logLevel: string;
   port: number;
   host: string;
-  redisUrl: string;
-  /** BullMQ's `prefix` and the prefix of every key the server writes. */
-  queuePrefix: string;
-  dataDir: string;
   artifactsDir: string;
+  trustProxy: TrustProxy;
   firebase: {
     projectId: string;
-    /** When set, firebase-admin verifies tokens issued by the Auth emulator at this host:port. */
+    /** When set (development only), firebase-admin verifies tokens issued by the Auth emulator at this host:port. */
     authEmulatorHost: string | null;
     /** Path of a service account file; null means Google's default credentials. */
     credentialsFile: string | null;
+    /** How long a verified user is trusted before their account is checked again (disabled, deleted, revoked). */
+    revalidateSeconds: number;
   };
   artifactUrls: {
     secret: string;
     ttlSeconds: number;
-    /** True when the fixed development secret is in use (never in production). */
+    /** True when the fixed development secret is in use (development only). */
     usingDevSecret: boolean;
   };
+  /**
+   * Key of the email hash a closed account leaves behind (core's emailHash): the same on every server
+   * and kept for good, or a closed account's trace would no longer be found.
+   */
+  accountTraceSecret: string;
   /** Origin put in front of artifact URLs; null means "the address the server listens on". */
   publicUrl: string | null;
   corsOrigins: string[];
-  jobs: { attempts: number; backoffMs: number };
   admin: {
-    /** Emails treated as admins besides the `admin: true` custom claim (lower case). */
+    /** Emails treated as admins besides the `admin: true` custom claim (lower case), when verified. */
     emails: string[];
-    /** HMAC key of the admin session cookie. */
-    sessionSecret: string;
     sessionTtlSeconds: number;
   };
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
@@ -44,204 +58,168 @@ export interface ServerConfig {
     maxInFlightPerUser: number;
     /** Requests per minute per user (or per IP before sign-in) on /api. */
     rateLimitPerMinute: number;
+    /** Socket.IO connections one user may hold across every server. */
+    socketsPerUser: number;
   };
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid server configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-  }
 }
 
 /**
  * Several servers verify each other's artifact URLs, so a random per-process secret would not do; this
- * fixed value is only accepted outside production, and the boot log says so.
+ * fixed value is only used in development mode, and the boot log says so.
  */
 export const DEV_ARTIFACT_URL_SECRET = 'mediagen-development-artifact-url-secret-do-not-use-in-production';
-const MIN_PRODUCTION_SECRET_LENGTH = 32;
-
-const DEFAULTS = {
-  PORT: '3000',
-  HOST: '127.0.0.1',
-  REDIS_URL: 'redis://127.0.0.1:6379',
-  QUEUE_PREFIX: 'mediagen',
-  DATA_DIR: './.data',
-  FIREBASE_PROJECT_ID: 'demo-mediagen',
-  ARTIFACT_URL_TTL_SECONDS: '3600',
-  CORS_ORIGIN: 'http://127.0.0.1:5173,http://localhost:5173',
-  JOB_ATTEMPTS: '3',
-  JOB_BACKOFF_MS: '2000',
-  LOG_LEVEL: 'info',
-  ADMIN_SESSION_TTL_SECONDS: '900',
-  MAX_IN_FLIGHT_PER_USER: '3',
-  RATE_LIMIT_PER_MINUTE: '120',
-} as const;
-
-const KNOWN_VARIABLES = [
-  ...Object.keys(DEFAULTS),
-  'NODE_ENV',
-  'FIREBASE_AUTH_EMULATOR_HOST',
-  'GOOGLE_APPLICATION_CREDENTIALS',
-  'ARTIFACT_URL_SECRET',
-  'PUBLIC_URL',
-  'ADMIN_EMAILS',
-  'ADMIN_SESSION_SECRET',
-  'METRICS_TOKEN',
-] as const;
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, { error: `must be at least ${min}` })
-        .max(max, { error: `must be at most ${max}` }),
-    );
+const DEV_ACCOUNT_TRACE_SECRET = 'mediagen-development-account-trace-secret-do-not-use-in-production';
+const MIN_SECRET_LENGTH = 32;
+const DEV_PROJECT_ID = 'demo-mediagen';
+const DEV_CORS_ORIGIN = 'http://127.0.0.1:5173,http://localhost:5173';
 
 const httpOrigin = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((value) => value.replace(/\/+$/, ''));
+const httpsOrigin = z
+  .url({ protocol: /^https$/, error: 'must be an https:// URL in production' })
+  .transform((value) => value.replace(/\/+$/, ''));
 
-const envSchema = z.object({
-  NODE_ENV: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  PORT: integer(0, 65535),
-  HOST: z.string().min(1),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.{}-]+$/, { error: 'may hold letters, digits and _ . - { } only' }),
-  DATA_DIR: z.string().min(1),
-  FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, { error: 'is not a Firebase project id' }),
-  FIREBASE_AUTH_EMULATOR_HOST: z
-    .string()
-    .regex(/^[A-Za-z0-9.-]+:\d+$/, { error: 'must be host:port' })
-    .optional(),
-  GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
-  ARTIFACT_URL_SECRET: z.string().optional(),
-  ARTIFACT_URL_TTL_SECONDS: integer(60, 7 * 24 * 60 * 60),
-  PUBLIC_URL: httpOrigin.optional(),
-  CORS_ORIGIN: z
+const commaList = (item: z.ZodType<string, string>, what: string) =>
+  z
     .string()
     .transform((value) =>
       value
         .split(',')
-        .map((origin) => origin.trim())
-        .filter((origin) => origin !== ''),
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
     )
-    .pipe(z.array(httpOrigin).min(1, { error: 'must list at least one origin' })),
-  JOB_ATTEMPTS: integer(1, 20),
-  JOB_BACKOFF_MS: integer(0, 10 * 60 * 1000),
-  ADMIN_EMAILS: z
+    .pipe(z.array(item).min(1, { error: `must list at least one ${what}` }));
+
+const emailList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email !== ''),
+  )
+  .pipe(z.array(z.email({ error: 'must be a comma list of email addresses' })));
+
+const ipOrCidr = z.string().regex(/^[0-9a-fA-F.:]+(\/\d{1,3})?$/, { error: 'must list IP addresses or CIDR ranges' });
+const trustProxySchema = z.union([
+  z.enum(['true', 'false']).transform((value) => value === 'true'),
+  z
     .string()
-    .optional()
-    .transform((value) =>
-      (value ?? '')
-        .split(',')
-        .map((email) => email.trim().toLowerCase())
-        .filter((email) => email !== ''),
-    )
-    .pipe(z.array(z.email({ error: 'must be a comma list of email addresses' }))),
-  ADMIN_SESSION_SECRET: z.string().optional(),
-  ADMIN_SESSION_TTL_SECONDS: integer(60, 24 * 60 * 60),
-  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  MAX_IN_FLIGHT_PER_USER: integer(1, 1000),
-  RATE_LIMIT_PER_MINUTE: integer(1, 100_000),
-});
+    .regex(/^\d{1,2}$/)
+    .transform(Number),
+  commaList(ipOrCidr, 'address'),
+]);
 
 /**
- * Reads and checks the environment once, at start. Every problem is collected so one failed start names
- * them all. A blank variable counts as unset; a placeholder ('your-…', 'undefined') is an error.
+ * Reads and checks the environment once, at start, and names every problem in one ConfigError. Outside
+ * development mode there is nothing to fall back on: secrets, the real Firebase project, the public
+ * origins and the metrics protection must be given, and the Auth emulator is refused.
  */
-export function loadConfig(env: Record<string, string | undefined>): ServerConfig {
-  const problems: string[] = [];
-  const values: Record<string, string | undefined> = {};
-  for (const name of KNOWN_VARIABLES) {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') {
-      values[name] = name in DEFAULTS ? DEFAULTS[name as keyof typeof DEFAULTS] : undefined;
-    } else if (isPlaceholderValue(raw)) {
-      problems.push(`${name} has a placeholder value (${JSON.stringify(raw)})`);
-    } else {
-      values[name] = raw.trim();
-    }
-  }
+export function loadConfig(env: Env): ServerConfig {
+  const reader = new EnvReader(env);
+  const common = readCommonSettings(reader);
+  const development = common.mode === 'development';
+  const inProduction = `required when ${MODE_VARIABLE} is not development`;
+  const orDefault = <T>(name: string, schema: z.ZodType<T, string>, devDefault: string) =>
+    development ? reader.read(name, schema, devDefault) : reader.require(name, schema, inProduction);
 
-  const parsed = envSchema.safeParse(values);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? 'environment');
-      // A placeholder was already reported and replaced by nothing; don't report it twice.
-      if (problems.some((problem) => problem.startsWith(`${name} `))) continue;
-      problems.push(`${name} ${issue.message}`);
-    }
-  }
+  const port = reader.read('PORT', wholeNumber(0, 65535), '3000') ?? 3000;
+  const host = reader.read('HOST', z.string().min(1), '127.0.0.1') ?? '127.0.0.1';
 
-  const production = values.NODE_ENV === 'production';
-  const emulatorHost = values.FIREBASE_AUTH_EMULATOR_HOST ?? null;
-  const projectId = values.FIREBASE_PROJECT_ID ?? DEFAULTS.FIREBASE_PROJECT_ID;
-  if (emulatorHost === null && projectId.startsWith('demo-')) {
-    problems.push(
+  const projectId = orDefault(
+    'FIREBASE_PROJECT_ID',
+    z.string().regex(/^[a-z0-9-]{4,40}$/, { error: 'is not a Firebase project id' }),
+    DEV_PROJECT_ID,
+  );
+  const emulatorHost = readEmulatorHost(reader, development);
+  if (projectId?.startsWith('demo-') && emulatorHost === null && !reader.reported('FIREBASE_AUTH_EMULATOR_HOST')) {
+    reader.problem(
       `FIREBASE_PROJECT_ID is the demo project "${projectId}", which only the Auth emulator serves: ` +
-        'set FIREBASE_AUTH_EMULATOR_HOST (for example 127.0.0.1:9099) or a real project id',
+        (development
+          ? 'set FIREBASE_AUTH_EMULATOR_HOST (for example 127.0.0.1:9099) or a real project id'
+          : 'set a real project id'),
     );
   }
-  if (emulatorHost !== null && production) {
-    problems.push('FIREBASE_AUTH_EMULATOR_HOST must not be set when NODE_ENV=production (it accepts unsigned tokens)');
+
+  const secretSchema = z.string().min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` });
+  const artifactSecret = development
+    ? (reader.read('ARTIFACT_URL_SECRET', z.string()) ?? DEV_ARTIFACT_URL_SECRET)
+    : reader.require('ARTIFACT_URL_SECRET', secretSchema, inProduction);
+  const accountTraceSecret = development
+    ? (reader.read('ACCOUNT_TRACE_SECRET', z.string()) ?? DEV_ACCOUNT_TRACE_SECRET)
+    : reader.require('ACCOUNT_TRACE_SECRET', secretSchema, inProduction);
+
+  const publicUrl = development
+    ? reader.read('PUBLIC_URL', httpOrigin)
+    : reader.require('PUBLIC_URL', httpsOrigin, inProduction);
+  const corsOrigins = orDefault(
+    'CORS_ORIGIN',
+    commaList(development ? httpOrigin : httpsOrigin, 'origin'),
+    DEV_CORS_ORIGIN,
+  );
+
+  const metricsToken =
+    reader.read('METRICS_TOKEN', z.string().min(16, { error: 'must be at least 16 characters' })) ?? null;
+  if (!development && metricsToken === null && !isLoopbackHost(host) && !reader.reported('METRICS_TOKEN')) {
+    reader.problem(
+      `Missing required environment variable: METRICS_TOKEN (HOST=${host} exposes /metrics beyond this ` +
+        'machine; set METRICS_TOKEN, or listen on a loopback address behind a proxy)',
+    );
   }
 
-  const secret = values.ARTIFACT_URL_SECRET;
-  if (production && secret === undefined && !problems.some((problem) => problem.startsWith('ARTIFACT_URL_SECRET '))) {
-    problems.push('Missing required environment variable: ARTIFACT_URL_SECRET (required when NODE_ENV=production)');
-  }
-  if (production && secret !== undefined && secret.length < MIN_PRODUCTION_SECRET_LENGTH) {
-    problems.push(`ARTIFACT_URL_SECRET must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
-  }
-
-  const sessionSecret = values.ADMIN_SESSION_SECRET;
-  if (production && sessionSecret !== undefined && sessionSecret.length < MIN_PRODUCTION_SECRET_LENGTH) {
-    problems.push(`ADMIN_SESSION_SECRET must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
-  }
-
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
-  const env_ = parsed.data;
-  const dataDir = resolve(env_.DATA_DIR);
-  return {
-    nodeEnv: env_.NODE_ENV ?? 'development',
-    production,
-    logLevel: env_.LOG_LEVEL,
-    port: env_.PORT,
-    host: env_.HOST,
-    redisUrl: env_.REDIS_URL,
-    queuePrefix: env_.QUEUE_PREFIX,
-    dataDir,
-    artifactsDir: resolve(dataDir, 'artifacts'),
+  const config: ServerConfig = {
+    ...common,
+    development,
+    logLevel:
+      reader.read('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info') ??
+      'info',
+    port,
+    host,
+    artifactsDir: resolve(common.dataDir, 'artifacts'),
+    trustProxy: reader.read('TRUST_PROXY', trustProxySchema, 'false') ?? false,
     firebase: {
-      projectId: env_.FIREBASE_PROJECT_ID,
+      projectId: projectId ?? DEV_PROJECT_ID,
       authEmulatorHost: emulatorHost,
-      credentialsFile: env_.GOOGLE_APPLICATION_CREDENTIALS ?? null,
+      credentialsFile: reader.raw('GOOGLE_APPLICATION_CREDENTIALS') ?? null,
+      revalidateSeconds: reader.read('AUTH_REVALIDATE_SECONDS', wholeNumber(1, 3600), '60') ?? 60,
     },
+    accountTraceSecret: accountTraceSecret ?? DEV_ACCOUNT_TRACE_SECRET,
     artifactUrls: {
-      secret: secret ?? DEV_ARTIFACT_URL_SECRET,
-      ttlSeconds: env_.ARTIFACT_URL_TTL_SECONDS,
-      usingDevSecret: secret === undefined,
+      secret: artifactSecret ?? DEV_ARTIFACT_URL_SECRET,
+      ttlSeconds: reader.read('ARTIFACT_URL_TTL_SECONDS', wholeNumber(60, 7 * 24 * 60 * 60), '3600') ?? 3600,
+      usingDevSecret: artifactSecret === DEV_ARTIFACT_URL_SECRET,
     },
-    publicUrl: env_.PUBLIC_URL ?? (env_.PORT === 0 ? null : `http://${env_.HOST}:${env_.PORT}`),
-    corsOrigins: env_.CORS_ORIGIN,
-    jobs: { attempts: env_.JOB_ATTEMPTS, backoffMs: env_.JOB_BACKOFF_MS },
+    publicUrl: publicUrl ?? (port === 0 ? null : `http://${host}:${port}`),
+    corsOrigins: corsOrigins ?? [],
     admin: {
-      emails: env_.ADMIN_EMAILS,
-      // A separate key keeps a leaked artifact link secret from minting admin sessions; without one the
-      // artifact secret (itself required in production) still makes sessions unforgeable.
-      sessionSecret: `admin-session:${sessionSecret ?? secret ?? DEV_ARTIFACT_URL_SECRET}`,
-      sessionTtlSeconds: env_.ADMIN_SESSION_TTL_SECONDS,
+      emails: reader.read('ADMIN_EMAILS', emailList) ?? [],
+      sessionTtlSeconds: reader.read('ADMIN_SESSION_TTL_SECONDS', wholeNumber(60, 24 * 60 * 60), '900') ?? 900,
     },
-    metricsToken: env_.METRICS_TOKEN ?? null,
+    metricsToken,
     limits: {
-      maxInFlightPerUser: env_.MAX_IN_FLIGHT_PER_USER,
-      rateLimitPerMinute: env_.RATE_LIMIT_PER_MINUTE,
+      maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
+      rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
+      socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
     },
   };
+  reader.finish('server');
+  return config;
+}
+
+/**
+ * firebase-admin switches to the emulator (which accepts unsigned tokens) whenever the variable is present,
+ * even blank, so outside development its mere presence is refused.
+ */
+function readEmulatorHost(reader: EnvReader, development: boolean): string | null {
+  const name = 'FIREBASE_AUTH_EMULATOR_HOST';
+  if (!development) {
+    if (reader.isPresent(name)) {
+      reader.problem(
+        `${name} must not be set unless ${MODE_VARIABLE}=development (the emulator accepts unsigned tokens)`,
+      );
+    }
+    return null;
+  }
+  return reader.read(name, z.string().regex(/^[A-Za-z0-9.-]+:\d+$/, { error: 'must be host:port' })) ?? null;
 }

@@ -2,5 +2,4 @@ export { buildApp, BODY_LIMIT_BYTES, type AppDeps } from './app';
 export { ConfigError, DEV_ARTIFACT_URL_SECRET, loadConfig, type ServerConfig } from './config';
 export type { AuthUser, IdentityVerifier } from './auth/identity-verifier';
 export { ArtifactUrlSigner } from './artifacts/artifact-urls';
-export { CANCELED_STREAM_EVENT } from './queue/generation-queues';
 export { userRoom } from './socket/socket-gateway';

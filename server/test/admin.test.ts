@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_SESSION_COOKIE, AdminSessionSigner } from '../src/admin/admin-session';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_SESSION_COOKIE } from '../src/admin/admin-sessions';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
-import { EMULATOR_PROJECT_ID } from './support/auth-emulator';
-import { authEmulatorHost, createTestUser, signIn, type TestUser } from './support/users';
+import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { createTestUser, signIn, type TestUser } from './support/users';
 
 /** Bull Board at /admin/queues, its API, and the admin session, against the real auth emulator. */
 let context: TestContext;
@@ -14,16 +15,25 @@ let firebase: App;
 let claimAdmin: TestUser;
 let listedAdmin: TestUser;
 let member: TestUser;
+let unverified: TestUser;
 
 beforeAll(async () => {
   context = await createTestContext();
-  [claimAdmin, listedAdmin, member] = await Promise.all([createTestUser(), createTestUser(), createTestUser()]);
+  [claimAdmin, listedAdmin, member, unverified] = await Promise.all([
+    createTestUser(),
+    createTestUser(),
+    createTestUser(),
+    createTestUser(),
+  ]);
   process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
   firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `admin-test-${randomUUID()}`);
   // The Admin SDK sets the claim in the emulator exactly as in production; a fresh sign-in carries it.
   await getAuth(firebase).setCustomUserClaims(claimAdmin.uid, { admin: true });
   claimAdmin.idToken = await signIn(claimAdmin.email);
-  server = await context.start({ ADMIN_EMAILS: ` Other@example.test, ${listedAdmin.email.toUpperCase()} ` });
+  await getAuth(firebase).updateUser(listedAdmin.uid, { emailVerified: true });
+  server = await context.start({
+    ADMIN_EMAILS: ` Other@example.test, ${listedAdmin.email.toUpperCase()}, ${unverified.email} `,
+  });
 });
 afterAll(async () => {
   await context.cleanup();
@@ -57,10 +67,13 @@ describe('/admin/queues refuses anyone but an admin', () => {
     });
   });
 
-  it('anonymous with a bad token or a forged cookie: 401', async () => {
+  it('anonymous with a bad token or a made-up cookie: 401', async () => {
     expect((await get('/admin/queues/api/queues', { authorization: 'Bearer not-a-token' })).status).toBe(401);
-    const forged = new AdminSessionSigner('some-other-secret', 600).issue(claimAdmin.uid).value;
-    expect((await get('/admin/queues/api/queues', { cookie: `${ADMIN_SESSION_COOKIE}=${forged}` })).status).toBe(401);
+    // The old stateless format, signed with the built-in development secret, means nothing any more.
+    const forged = `${Buffer.from(claimAdmin.uid).toString('base64url')}.${Math.floor(Date.now() / 1000) + 600}.x`;
+    for (const value of [forged, 'A'.repeat(43)]) {
+      expect((await get('/admin/queues/api/queues', { cookie: `${ADMIN_SESSION_COOKIE}=${value}` })).status).toBe(401);
+    }
   });
 
   it('a signed-in user who is not an admin: 403, and no session', async () => {
@@ -126,6 +139,8 @@ describe('/admin/queues for an admin', () => {
     const signedOut = await fetch(`${server.origin}/admin/session`, { method: 'DELETE', headers: { cookie } });
     expect(signedOut.status).toBe(204);
     expect(signedOut.headers.get('set-cookie')).toContain('Max-Age=0');
+    // Signing out ends the session on the server: the old cookie, kept by anyone, opens nothing.
+    expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(401);
   });
 
   it('an admin can act on jobs through the API (pause and resume a queue)', async () => {
@@ -146,10 +161,66 @@ describe('/admin/queues for an admin', () => {
     expect(resume.status).toBe(200);
   });
 
-  it('a session cookie expires', async () => {
-    const expired = new AdminSessionSigner(server.app.config.admin.sessionSecret, 60, () => Date.now() - 120_000).issue(
-      listedAdmin.uid,
-    ).value;
-    expect((await get('/admin/queues/api/queues', { cookie: `${ADMIN_SESSION_COOKIE}=${expired}` })).status).toBe(401);
+  it('a session lives on the server for ADMIN_SESSION_TTL_SECONDS', async () => {
+    const session = await openSession(listedAdmin);
+    const keys = await context.redis.keys(`${context.prefix}:admin-session:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    const ttls = await Promise.all(keys.map((key) => context.redis.ttl(key)));
+    expect(Math.max(...ttls)).toBeGreaterThan(890);
+    expect(Math.max(...ttls)).toBeLessThanOrEqual(900);
+    // The cookie holds a random id only: nothing in it names the user.
+    expect(sessionCookie(session)).not.toContain(Buffer.from(listedAdmin.uid).toString('base64url'));
+  });
+});
+
+async function nextSecond(): Promise<void> {
+  const second = Math.floor(Date.now() / 1000);
+  await vi.waitUntil(() => Math.floor(Date.now() / 1000) > second, { timeout: 2000, interval: 20 });
+}
+
+/** A fresh account with the admin claim, signed in again so its token carries it. */
+async function newClaimAdmin(): Promise<TestUser> {
+  const user = await createTestUser();
+  await getAuth(firebase).setCustomUserClaims(user.uid, { admin: true });
+  user.idToken = await signIn(user.email);
+  return user;
+}
+
+describe('admin access follows the account as it is now', () => {
+  it('a listed email is an admin only once it is verified', async () => {
+    expect((await get('/admin/queues/api/queues', bearer(unverified))).status).toBe(403);
+    expect((await openSession(unverified)).status).toBe(403);
+    await getAuth(firebase).updateUser(unverified.uid, { emailVerified: true });
+    // The same token: what counts is the account now, not what the token remembers.
+    expect((await get('/admin/queues/api/queues', bearer(unverified))).status).toBe(200);
+  });
+
+  it('a removed claim closes the queue UI at once, to the old token and to the open session', async () => {
+    const admin = await newClaimAdmin();
+    const cookie = sessionCookie(await openSession(admin));
+    expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(200);
+
+    await getAuth(firebase).setCustomUserClaims(admin.uid, {});
+    expect((await get('/admin/queues/api/queues', bearer(admin))).status).toBe(403);
+    expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(403);
+    // And the session is over: even a restored claim does not bring it back.
+    await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
+    expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(401);
+  });
+
+  it('a disabled, revoked or deleted admin loses the session at once', async () => {
+    const [disabled, revoked, deleted] = await Promise.all([newClaimAdmin(), newClaimAdmin(), newClaimAdmin()]);
+    const cookies = await Promise.all(
+      [disabled, revoked, deleted].map(async (user) => sessionCookie(await openSession(user))),
+    );
+    // Revocation has second precision (as Firebase's own check): revoke in a later second than the sign-in.
+    await nextSecond();
+    await getAuth(firebase).updateUser(disabled.uid, { disabled: true });
+    await getAuth(firebase).revokeRefreshTokens(revoked.uid);
+    await getAuth(firebase).deleteUser(deleted.uid);
+    for (const [index, user] of [disabled, revoked, deleted].entries()) {
+      expect((await get('/admin/queues/api/queues', { cookie: cookies[index]! })).status).toBe(401);
+      expect((await get('/admin/queues/api/queues', bearer(user))).status).toBe(401);
+    }
   });
 });

@@ -1,52 +1,24 @@
-import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FileArtifactStore,
-  connectRedis,
-  queueName,
-  type GenerationJobData,
-  type GenerationJobResult,
-} from '@mediagen/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArtifactUrlSigner } from '../src/artifacts/artifact-urls';
 import { DEV_ARTIFACT_URL_SECRET } from '../src/config';
-import {
-  REDIS_URL,
-  connectUserSocket,
-  createTestContext,
-  eventually,
-  type TestApp,
-  type TestContext,
-} from './support/app';
+import { connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest } from './support/requests';
+import { startStandInWorker } from './support/stand-in-worker';
 import { createTestUser } from './support/users';
 
 const PNG_BYTES = Uint8Array.from({ length: 4096 }, (_, index) => index % 251);
 
 let context: TestContext;
 let server: TestApp;
-let worker: Worker<GenerationJobData, GenerationJobResult>;
-let workerConnection: Redis;
+let worker: { close(): Promise<void> };
 
 beforeAll(async () => {
   context = await createTestContext();
   server = await context.start();
-  // A stand-in for worker/: completes image jobs with an artifact, as the real processor does.
-  const store = new FileArtifactStore(context.config().artifactsDir);
-  workerConnection = await connectRedis(REDIS_URL, 'blocking');
-  worker = new Worker<GenerationJobData, GenerationJobResult>(
-    queueName('image'),
-    async (job) => {
-      await job.updateProgress(40);
-      const saved = await store.save(job.id!, PNG_BYTES, 'image/png');
-      return { artifactKey: saved.key, mimeType: saved.mimeType, bytes: saved.bytes };
-    },
-    { connection: workerConnection, prefix: context.prefix },
-  );
+  worker = await startStandInWorker(context, 'image', { bytes: PNG_BYTES, mimeType: 'image/png' });
 });
 afterAll(async () => {
   await worker.close();
-  workerConnection.disconnect();
   await context.cleanup();
 });
 
@@ -56,11 +28,14 @@ async function completedImage() {
   const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
   try {
     const { body } = await api.submit(imageRequest());
-    const completed = await eventually(async () => {
-      const read = await api.get(body.id);
-      return read.body.status === 'completed' ? read.body : undefined;
-    });
-    await eventually(() => updates.find((update) => update.status === 'completed'));
+    const completed = await vi.waitUntil(
+      async () => {
+        const read = await api.get(body.id);
+        return read.body.status === 'completed' ? read.body : undefined;
+      },
+      { timeout: 5000, interval: 25 },
+    );
+    await vi.waitUntil(() => updates.find((update) => update.status === 'completed'), { timeout: 5000, interval: 25 });
     return { api, generation: completed, updates };
   } finally {
     socket.close();

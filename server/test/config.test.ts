@@ -1,99 +1,184 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_ARTIFACT_URL_SECRET, loadConfig } from '../src/config';
 
-const emulator = { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+const development = { MEDIAGEN_MODE: 'development', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
 
-function problemsOf(env: Record<string, string | undefined>): string {
+/** Everything production needs, and nothing development-only. */
+const production = {
+  DATABASE_URL: 'postgres://mediagen@db.internal:5432/mediagen',
+  REDIS_URL: 'rediss://redis.internal:6380',
+  DATA_DIR: '/srv/mediagen',
+  FIREBASE_PROJECT_ID: 'mediagen-prod',
+  ARTIFACT_URL_SECRET: 's'.repeat(48),
+  ACCOUNT_TRACE_SECRET: 't'.repeat(48),
+  PUBLIC_URL: 'https://api.mediagen.example',
+  CORS_ORIGIN: 'https://mediagen.example',
+  HOST: '0.0.0.0',
+  METRICS_TOKEN: 'scrape-token-0123456789',
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
     loadConfig(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
+    return [...(error as ConfigError).problems];
   }
   throw new Error('expected a ConfigError');
 }
 
-describe('loadConfig', () => {
-  it('applies the documented defaults', () => {
-    const config = loadConfig(emulator);
+describe('development mode is asked for, never the fallback', () => {
+  it('applies the local defaults only with MEDIAGEN_MODE=development', () => {
+    const config = loadConfig(development);
     expect(config).toMatchObject({
+      mode: 'development',
+      development: true,
       port: 3000,
       host: '127.0.0.1',
       redisUrl: 'redis://127.0.0.1:6379',
       queuePrefix: 'mediagen',
       publicUrl: 'http://127.0.0.1:3000',
       corsOrigins: ['http://127.0.0.1:5173', 'http://localhost:5173'],
+      trustProxy: false,
       jobs: { attempts: 3, backoffMs: 2000 },
-      firebase: { projectId: 'demo-mediagen', authEmulatorHost: '127.0.0.1:9099', credentialsFile: null },
+      firebase: { projectId: 'demo-mediagen', authEmulatorHost: '127.0.0.1:9099', revalidateSeconds: 60 },
       artifactUrls: { secret: DEV_ARTIFACT_URL_SECRET, ttlSeconds: 3600, usingDevSecret: true },
-      production: false,
     });
     expect(config.artifactsDir).toBe(`${config.dataDir}/artifacts`);
   });
 
+  it('is production without MEDIAGEN_MODE, whatever NODE_ENV says, and names every missing setting at once', () => {
+    for (const env of [{}, { NODE_ENV: 'development' }, { MEDIAGEN_MODE: '' }]) {
+      const problems = problemsOf(env);
+      for (const name of [
+        'DATABASE_URL',
+        'REDIS_URL',
+        'DATA_DIR',
+        'FIREBASE_PROJECT_ID',
+        'ARTIFACT_URL_SECRET',
+        'ACCOUNT_TRACE_SECRET',
+        'PUBLIC_URL',
+        'CORS_ORIGIN',
+      ]) {
+        expect(problems.join('\n')).toContain(`Missing required environment variable: ${name}`);
+      }
+    }
+  });
+
+  it('refuses an unknown mode', () => {
+    expect(problemsOf({ ...production, MEDIAGEN_MODE: 'dev' })).toEqual([
+      'MEDIAGEN_MODE must be development or production',
+    ]);
+  });
+
+  it('accepts a complete production setup', () => {
+    const config = loadConfig(production);
+    expect(config).toMatchObject({
+      mode: 'production',
+      development: false,
+      redisUrl: 'rediss://redis.internal:6380',
+      dataDir: '/srv/mediagen',
+      publicUrl: 'https://api.mediagen.example',
+      corsOrigins: ['https://mediagen.example'],
+      firebase: { projectId: 'mediagen-prod', authEmulatorHost: null },
+      artifactUrls: { usingDevSecret: false },
+      metricsToken: 'scrape-token-0123456789',
+    });
+  });
+});
+
+describe('production refuses what is only safe in development', () => {
+  it('the Auth emulator, even blank or whitespace (firebase-admin honours its mere presence)', () => {
+    for (const value of ['127.0.0.1:9099', '   ', '']) {
+      expect(problemsOf({ ...production, FIREBASE_AUTH_EMULATOR_HOST: value })).toEqual([
+        'FIREBASE_AUTH_EMULATOR_HOST must not be set unless MEDIAGEN_MODE=development (the emulator accepts unsigned tokens)',
+      ]);
+    }
+  });
+
+  it('the demo project, a short secret, http origins', () => {
+    const problems = problemsOf({
+      ...production,
+      FIREBASE_PROJECT_ID: 'demo-mediagen',
+      ARTIFACT_URL_SECRET: 'short',
+      ACCOUNT_TRACE_SECRET: 'short too',
+      PUBLIC_URL: 'http://api.mediagen.example',
+      CORS_ORIGIN: 'http://mediagen.example',
+    });
+    expect(problems).toContain(
+      'FIREBASE_PROJECT_ID is the demo project "demo-mediagen", which only the Auth emulator serves: set a real project id',
+    );
+    expect(problems).toContain('ARTIFACT_URL_SECRET must be at least 32 characters');
+    expect(problems).toContain('ACCOUNT_TRACE_SECRET must be at least 32 characters');
+    expect(problems).toContain('PUBLIC_URL must be an https:// URL in production');
+    expect(problems).toContain('CORS_ORIGIN must be an https:// URL in production');
+  });
+
+  it('open metrics beyond loopback: METRICS_TOKEN, or a loopback bind', () => {
+    const { METRICS_TOKEN: _token, ...withoutToken } = production;
+    expect(problemsOf(withoutToken).join('\n')).toContain('Missing required environment variable: METRICS_TOKEN');
+    expect(loadConfig({ ...withoutToken, HOST: '127.0.0.1' }).metricsToken).toBeNull();
+  });
+});
+
+describe('every variable', () => {
   it('reads every variable', () => {
     const config = loadConfig({
-      ...emulator,
+      ...development,
       PORT: '8080',
       HOST: '0.0.0.0',
       PUBLIC_URL: 'https://api.example.com/',
       CORS_ORIGIN: 'https://app.example.com, https://www.example.com',
       ARTIFACT_URL_SECRET: 'x'.repeat(40),
+      ACCOUNT_TRACE_SECRET: 'y'.repeat(40),
       ARTIFACT_URL_TTL_SECONDS: '600',
       JOB_ATTEMPTS: '5',
       JOB_BACKOFF_MS: '100',
+      AUTH_REVALIDATE_SECONDS: '15',
+      SOCKETS_PER_USER: '4',
     });
     expect(config.publicUrl).toBe('https://api.example.com');
     expect(config.corsOrigins).toEqual(['https://app.example.com', 'https://www.example.com']);
     expect(config.artifactUrls).toEqual({ secret: 'x'.repeat(40), ttlSeconds: 600, usingDevSecret: false });
+    expect(config.accountTraceSecret).toBe('y'.repeat(40));
     expect(config.jobs).toEqual({ attempts: 5, backoffMs: 100 });
+    expect(config.firebase.revalidateSeconds).toBe(15);
+    expect(config.limits.socketsPerUser).toBe(4);
+  });
+
+  it('reads TRUST_PROXY as a switch, a hop count or a list of addresses', () => {
+    expect(loadConfig({ ...development, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...development, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...development, TRUST_PROXY: '10.0.0.0/8, 192.168.1.7' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+    ]);
+    expect(problemsOf({ ...development, TRUST_PROXY: 'the load balancer' })).toEqual([
+      'TRUST_PROXY must list IP addresses or CIDR ranges',
+    ]);
   });
 
   it('names every bad value in one error', () => {
-    const message = problemsOf({
-      ...emulator,
+    const problems = problemsOf({
+      ...development,
       PORT: 'eighty',
       REDIS_URL: 'your-redis-url',
       QUEUE_PREFIX: 'undefined',
       JOB_ATTEMPTS: '0',
       CORS_ORIGIN: 'not a url',
-    });
-    expect(message).toContain('PORT must be a whole number');
-    expect(message).toContain('REDIS_URL has a placeholder value');
-    expect(message).toContain('QUEUE_PREFIX has a placeholder value');
-    expect(message).toContain('JOB_ATTEMPTS must be at least 1');
-    expect(message).toContain('CORS_ORIGIN');
-  });
-
-  it('requires ARTIFACT_URL_SECRET in production, and a real Firebase project without the emulator', () => {
-    const message = problemsOf({ NODE_ENV: 'production' });
-    expect(message).toContain('Missing required environment variable: ARTIFACT_URL_SECRET');
-    expect(message).toContain('FIREBASE_PROJECT_ID is the demo project "demo-mediagen"');
-    expect(message).toContain('FIREBASE_AUTH_EMULATOR_HOST');
-  });
-
-  it('refuses a short production secret and the emulator in production', () => {
-    const message = problemsOf({ NODE_ENV: 'production', ARTIFACT_URL_SECRET: 'short', ...emulator });
-    expect(message).toContain('ARTIFACT_URL_SECRET must be at least 32 characters');
-    expect(message).toContain('FIREBASE_AUTH_EMULATOR_HOST must not be set when NODE_ENV=production');
-  });
-
-  it('accepts a production setup with a real project and default credentials', () => {
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      FIREBASE_PROJECT_ID: 'mediagen-prod',
-      ARTIFACT_URL_SECRET: 's'.repeat(48),
-    });
-    expect(config.production).toBe(true);
-    expect(config.firebase).toEqual({ projectId: 'mediagen-prod', authEmulatorHost: null, credentialsFile: null });
-    expect(config.artifactUrls.usingDevSecret).toBe(false);
+    }).join('\n');
+    expect(problems).toContain('PORT must be a whole number');
+    expect(problems).toContain('REDIS_URL has a placeholder value');
+    expect(problems).toContain('QUEUE_PREFIX has a placeholder value');
+    expect(problems).toContain('JOB_ATTEMPTS must be at least 1');
+    expect(problems).toContain('CORS_ORIGIN');
   });
 
   it('treats a blank variable as unset', () => {
-    expect(loadConfig({ ...emulator, PORT: '', HOST: '  ' })).toMatchObject({ port: 3000, host: '127.0.0.1' });
+    expect(loadConfig({ ...development, PORT: '', HOST: '  ' })).toMatchObject({ port: 3000, host: '127.0.0.1' });
   });
 
   it('leaves PUBLIC_URL to the bound address when PORT is 0', () => {
-    expect(loadConfig({ ...emulator, PORT: '0' }).publicUrl).toBeNull();
+    expect(loadConfig({ ...development, PORT: '0' }).publicUrl).toBeNull();
   });
 });

@@ -1,62 +1,78 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GenerationLifecycle, openDatabase, type RecordDatabase } from '@mediagen/core';
 import { TOKEN_ALLOWANCE } from '@mediagen/shared';
+import { GenerationHistory } from '../src/generations/generation-history';
 import { GenerationService } from '../src/generations/generation-service';
+import { GenerationViews } from '../src/generations/generation-views';
+import { QueuePositions } from '../src/generations/queue-positions';
 import { ServiceError } from '../src/http/errors';
-import { BullGenerationQueues, type GenerationQueues } from '../src/queue/generation-queues';
-import { REDIS_URL, createTestContext, type TestContext } from './support/app';
+import { createTestContext, type TestContext } from './support/app';
+import { signedInAs } from './support/users';
 
 /**
- * An enqueue that fails mid-way, with the real queues and ledger: a job that never reached the queue
- * gives its token back; one that reached it before the answer was lost is accepted and charged once.
+ * What a submission does when Redis refuses the job after the record accepted the generation: the
+ * record is the authority, so the outcome is decided there and nothing is charged for work that never runs.
  */
 let context: TestContext;
-let queues: BullGenerationQueues;
-const silent = { warn: () => undefined, error: () => undefined };
+let database: RecordDatabase;
+let lifecycle: GenerationLifecycle;
 
 beforeAll(async () => {
   context = await createTestContext();
-  queues = await BullGenerationQueues.open({
-    redisUrl: REDIS_URL,
-    prefix: context.prefix,
-    retry: { attempts: 1, backoffMs: 50 },
-    log: silent,
-  });
+  database = openDatabase(context.database.url, { maxConnections: 2 });
+  lifecycle = new GenerationLifecycle(database.db);
 });
 afterAll(async () => {
-  await queues?.close();
+  await database.close();
   await context.cleanup();
 });
 
-/** The real queues, except that `add` fails after (or instead of) adding. */
-function serviceWhoseAddFails(addFirst: boolean): GenerationService {
-  const failing: GenerationQueues = Object.create(queues) as GenerationQueues;
-  failing.add = async (data, id) => {
-    if (addFirst) await queues.add(data, id);
-    throw new Error('Connection is closed.');
-  };
+const silent = { warn: () => undefined, error: () => undefined };
+
+function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
+  const positions = new QueuePositions(database.db, { workerCount: async () => null, meanRunMs: async () => null });
   return new GenerationService({
-    redis: queues.producer,
-    queues: failing,
-    prefix: context.prefix,
-    artifactUrl: (key) => `/artifacts/${key}`,
+    lifecycle,
+    history: new GenerationHistory(database.db),
+    views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
+    positions,
+    producer: {
+      add: async (generation) => {
+        await add(generation);
+        throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+      },
+      removeWaiting: async () => false,
+      forget: async () => false,
+    },
+    artifacts: { remove: async () => undefined },
+    signalCancel: async () => undefined,
+    forgetProgress: async () => undefined,
+    emailHash: () => null,
     log: silent,
+    maxInFlightPerUser: 3,
   });
 }
 
-it('answers 503 and gives the token back when the job never reached the queue', async () => {
-  const service = serviceWhoseAddFails(false);
-  const user = { uid: 'enqueue-lost', email: null };
+it('answers 503 and gives the token back when the job cannot be enqueued', async () => {
+  const service = serviceWhoseAddFails(async () => undefined);
+  const user = signedInAs('enqueue-lost');
   const refused = await service.submit(user, { kind: 'video', prompt: 'a harbour' }).catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(ServiceError);
   expect((refused as ServiceError).statusCode).toBe(503);
   expect((await service.me(user)).tokens.video).toBe(TOKEN_ALLOWANCE.video);
+  // Its history says what happened, and a job that reached Redis after all is let go by the worker.
+  const [failed] = (await service.list(user, { limit: 5 })).items;
+  expect(failed).toMatchObject({ status: 'failed', token: 'refunded', error: { code: 'NOT_READY' } });
+  expect((await lifecycle.start(failed!.id)).ok).toBe(false);
 });
 
-it('accepts a job that reached the queue before the answer was lost, and charges it once', async () => {
-  const service = serviceWhoseAddFails(true);
-  const user = { uid: 'enqueue-answer-lost', email: null };
+it('goes on when a worker already took the job before the error reached the API, charged once', async () => {
+  // The add reached Redis and a worker started the generation before the answer was lost.
+  const service = serviceWhoseAddFails(async ({ id }) => {
+    expect((await lifecycle.start(id)).ok).toBe(true);
+  });
+  const user = signedInAs('enqueue-answer-lost');
   const { generation } = await service.submit(user, { kind: 'video', prompt: 'a harbour' });
-  expect(generation.status).toBe('queued');
-  expect(await queues.getJob('video', generation.id)).toBeDefined();
+  expect(generation.status).toBe('active');
   expect((await service.me(user)).tokens.video).toBe(TOKEN_ALLOWANCE.video - 1);
 });

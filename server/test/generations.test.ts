@@ -24,6 +24,15 @@ async function newClient() {
   return { user, api: apiClient(server.origin, user) };
 }
 
+async function recordOf(id: string) {
+  const record = await server.app.database.db
+    .selectFrom('generations')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return record as typeof record & { request: Record<string, unknown> };
+}
+
 function queueOf(kind: 'image' | 'video' | 'speech'): Queue<GenerationJobData> {
   const queue = new Queue<GenerationJobData>(queueName(kind), { connection: context.redis, prefix: context.prefix });
   queues.push(queue);
@@ -46,6 +55,25 @@ describe('POST /api/generations: validation (spec §5)', () => {
       error: { code: 'PROMPT_BLOCKED', message: 'Prompt contains inappropriate content: nude' },
     });
     expect((await api.me()).body.tokens).toEqual({ image: 1, video: 1, speech: 2 });
+  });
+
+  it('normalises prompts first: hidden blocked words are blocked, invisible-only prompts cost nothing', async () => {
+    const { api } = await newClient();
+    const before = (await api.me()).body.tokens;
+    const hidden = await api.submit(imageRequest('a nu\u200Bde statue, go\u00ADre'));
+    expect(hidden.status).toBe(400);
+    expect(hidden.body).toEqual({
+      error: { code: 'PROMPT_BLOCKED', message: 'Prompt contains inappropriate content: nude, gore' },
+    });
+    for (const kind of ['image', 'video'] as const) {
+      const invisible = await api.submit({ kind, prompt: '\u200B\u200C\u2060\u00AD' });
+      expect(invisible.body).toEqual({ error: { code: 'PROMPT_REQUIRED', message: 'Please enter a prompt' } });
+    }
+    expect((await api.me()).body.tokens).toEqual(before);
+
+    const accepted = await api.submit(speechRequest('Good\u200B morning\u0007'));
+    expect(accepted.status).toBe(202);
+    expect(accepted.body.prompt).toBe('Good morning');
   });
 
   it('refuses speech without a voice', async () => {
@@ -80,13 +108,17 @@ describe('POST /api/generations: tokens', () => {
     expect(response.body.id).toMatch(/^speech_[a-f0-9]{32}$/);
     expect(response.body.createdAt).toBe(response.body.updatedAt);
 
-    const job = await queueOf('speech').getJob(response.body.id);
-    expect(job?.data).toMatchObject({
+    // The record holds the request and the owner; the job only points at it, with nothing personal.
+    const record = await recordOf(response.body.id);
+    expect(record).toMatchObject({
       uid: user.uid,
       kind: 'speech',
+      status: 'queued',
       request: { input: 'Good morning', voice: 'nova', language: 'en-US', speed: 1 },
     });
-    expect(job?.data.request).not.toHaveProperty('kind');
+    expect(record.request).not.toHaveProperty('kind');
+    const job = await queueOf('speech').getJob(response.body.id);
+    expect(job?.data).toEqual({ kind: 'speech' });
     expect(job?.opts.attempts).toBe(3);
     expect((await api.me()).body.tokens.speech).toBe(1);
   });
@@ -94,13 +126,12 @@ describe('POST /api/generations: tokens', () => {
   it('gives an image job a seed at enqueue, and keeps one that was given', async () => {
     const { api } = await newClient();
     const first = await api.submit(imageRequest());
-    const job = await queueOf('image').getJob(first.body.id);
-    const seed = (job?.data.request as { seed: number }).seed;
+    const seed = (await recordOf(first.body.id)).request.seed as number;
     expect(Number.isInteger(seed) && seed >= 0 && seed <= MAX_IMAGE_SEED).toBe(true);
 
     const { api: other } = await newClient();
     const second = await other.submit({ ...imageRequest(), seed: 42 });
-    expect(((await queueOf('image').getJob(second.body.id))?.data.request as { seed: number }).seed).toBe(42);
+    expect((await recordOf(second.body.id)).request.seed).toBe(42);
   });
 
   it("refuses a fresh user's third speech with 402 and the spec's message", async () => {
@@ -124,14 +155,14 @@ describe('POST /api/generations: tokens', () => {
     const responses = await Promise.all([api.submit(videoRequest('first')), api.submit(videoRequest('second'))]);
     expect(responses.map((response) => response.status).sort()).toEqual([202, 402]);
     expect((await api.me()).body.tokens.video).toBe(0);
-    const index = await context.redis.zrange(`${context.prefix}:{${user.uid}}:generations`, 0, -1);
-    expect(index).toHaveLength(1);
+    expect((await api.list()).body.items).toHaveLength(1);
+    expect(user.uid).toBeTruthy();
   });
 });
 
 describe('POST /api/generations: Idempotency-Key', () => {
   it('answers a repeat with the same generation, one job and one token', async () => {
-    const { api, user } = await newClient();
+    const { api } = await newClient();
     const headers = { 'idempotency-key': 'order-123' };
     const first = await api.submit(speechRequest('Hello'), headers);
     const second = await api.submit({ voice: 'nova', input: 'Hello', language: 'en-US', kind: 'speech' }, headers);
@@ -142,7 +173,7 @@ describe('POST /api/generations: Idempotency-Key', () => {
     expect(second.body.status).toBe('queued');
 
     const jobs = await queueOf('speech').getJobs(['waiting', 'delayed', 'active', 'prioritized']);
-    expect(jobs.filter((job) => job.data.uid === user.uid)).toHaveLength(1);
+    expect(jobs.filter((job) => job.id === first.body.id)).toHaveLength(1);
     expect((await api.me()).body.tokens.speech).toBe(1);
   });
 
@@ -233,29 +264,46 @@ describe('reading and canceling', () => {
 });
 
 describe('GET /api/generations', () => {
-  it('lists own generations newest first, filters by kind and pages with a cursor', async () => {
+  it('lists own generations newest first, filters by kind and status, searches prompts, pages with a cursor', async () => {
     const { api } = await newClient();
     const { api: other } = await newClient();
     await other.submit(speechRequest('not mine'));
     const ids: string[] = [];
-    for (const body of [speechRequest('first'), imageRequest('second'), speechRequest('third')]) {
+    for (const body of [
+      speechRequest('first light'),
+      imageRequest('second 100%_ sure'),
+      speechRequest('third light'),
+    ]) {
       ids.push((await api.submit(body)).body.id);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    expect((await api.cancel(ids[0]!)).status).toBe(200);
 
     const all = await api.list();
     expect(all.status).toBe(200);
     expect(all.body.items.map((item: { id: string }) => item.id)).toEqual([...ids].reverse());
     expect(all.body.nextCursor).toBeNull();
 
-    const speech = await api.list('?kind=speech');
-    expect(speech.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['third', 'first']);
+    const prompts = async (query: string) =>
+      (await api.list(query)).body.items.map((item: { prompt: string }) => item.prompt);
+    expect(await prompts('?kind=speech')).toEqual(['third light', 'first light']);
+    expect(await prompts('?status=canceled')).toEqual(['first light']);
+    expect(await prompts('?q=LIGHT')).toEqual(['third light', 'first light']);
+    expect(await prompts('?q=light&status=queued')).toEqual(['third light']);
+    // Search is for text: % and _ are the characters, not wildcards.
+    expect(await prompts(`?q=${encodeURIComponent('100%_')}`)).toEqual(['second 100%_ sure']);
+    expect(await prompts(`?q=${encodeURIComponent('%')}`)).toEqual(['second 100%_ sure']);
 
     const page1 = await api.list('?limit=2');
-    expect(page1.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['third', 'second']);
-    expect(page1.body.nextCursor).toMatch(/^\d+$/);
+    expect(page1.body.items.map((item: { prompt: string }) => item.prompt)).toEqual([
+      'third light',
+      'second 100%_ sure',
+    ]);
+    expect(page1.body.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // A generation made between two pages does not shift the next page.
+    await api.submit(speechRequest('fourth'));
     const page2 = await api.list(`?limit=2&cursor=${page1.body.nextCursor}`);
-    expect(page2.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['first']);
+    expect(page2.body.items.map((item: { prompt: string }) => item.prompt)).toEqual(['first light']);
     expect(page2.body.nextCursor).toBeNull();
   });
 

@@ -38,7 +38,7 @@ describe('health', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('GET /readyz answers ok while Redis and the queue readers are up', async () => {
+  it('GET /readyz answers ok while Redis, PostgreSQL and the update stream are up', async () => {
     const response = await fetch(`${server.origin}/readyz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
@@ -46,7 +46,7 @@ describe('health', () => {
 
   it('GET /readyz and POST answer 503 NOT_READY when Redis is gone', async () => {
     const broken = await context.start();
-    broken.app.generationQueues.producer.disconnect();
+    broken.app.redis.disconnect();
     const ready = await fetch(`${broken.origin}/readyz`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { error: { code: string } }).error.code).toBe('NOT_READY');

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import type { GenerationWorkers } from '@mediagen/worker';
 import { queueName } from '@mediagen/core';
 import type { Generation } from '@mediagen/shared';
-import { connectUserSocket, createTestContext, eventually, type TestApp, type TestContext } from './support/app';
+import { connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
 import { sample, scrape } from './support/metrics';
 import { apiClient, speechRequest, videoRequest } from './support/requests';
 import { startTestWorkers } from './support/workers';
@@ -42,10 +42,13 @@ afterAll(async () => {
 beforeEach(() => simulator.clearFaults());
 
 async function waitFor(api: ReturnType<typeof apiClient>, id: string, status: Generation['status']) {
-  return eventually(async () => {
-    const read = await api.get(id);
-    return read.body.status === status ? (read.body as Generation) : undefined;
-  }, 15_000);
+  return vi.waitUntil(
+    async () => {
+      const read = await api.get(id);
+      return read.body.status === status ? (read.body as Generation) : undefined;
+    },
+    { timeout: 15_000, interval: 25 },
+  );
 }
 
 describe('/metrics', () => {
@@ -65,7 +68,10 @@ describe('/metrics', () => {
     try {
       expect(sample(await scrape(serverA.origin), 'mediagen_sockets_connected')).toBe(1);
       const { body } = await api.submit(speechRequest('count me'));
-      await eventually(() => updates.find((update) => update.id === body.id && update.status === 'completed'), 15_000);
+      await vi.waitUntil(() => updates.find((update) => update.id === body.id && update.status === 'completed'), {
+        timeout: 15_000,
+        interval: 25,
+      });
     } finally {
       socket.disconnect();
     }
@@ -80,13 +86,16 @@ describe('/metrics', () => {
     expect(sample(workerAfter, 'mediagen_job_wait_seconds_count', labels)).toBe(
       sample(workerBefore, 'mediagen_job_wait_seconds_count', labels) + 1,
     );
-    const after = await eventually(async () => {
-      const text = await scrape(serverA.origin);
-      return sample(text, 'mediagen_event_delivery_lag_seconds_count', { ...labels, event: 'completed' }) >
-        sample(before, 'mediagen_event_delivery_lag_seconds_count', { ...labels, event: 'completed' })
-        ? text
-        : undefined;
-    });
+    const after = await vi.waitUntil(
+      async () => {
+        const text = await scrape(serverA.origin);
+        return sample(text, 'mediagen_event_delivery_lag_seconds_count', { ...labels, event: 'completed' }) >
+          sample(before, 'mediagen_event_delivery_lag_seconds_count', { ...labels, event: 'completed' })
+          ? text
+          : undefined;
+      },
+      { timeout: 5000, interval: 25 },
+    );
     expect(sample(after, 'mediagen_queue_jobs', { ...labels, state: 'completed' })).toBe(
       sample(before, 'mediagen_queue_jobs', { ...labels, state: 'completed' }) + 1,
     );
@@ -101,8 +110,9 @@ describe('/metrics', () => {
       }),
     ).toBe(0);
     // The disconnect reaches the server a moment later.
-    await eventually(async () =>
-      sample(await scrape(serverA.origin), 'mediagen_sockets_connected') === 0 ? true : undefined,
+    await vi.waitUntil(
+      async () => (sample(await scrape(serverA.origin), 'mediagen_sockets_connected') === 0 ? true : undefined),
+      { timeout: 5000, interval: 25 },
     );
   });
 
@@ -127,7 +137,7 @@ describe('/metrics', () => {
 });
 
 describe('cancel from another server instance', () => {
-  it('stops a running video job: polling stops, the token comes back, the first instance tells the owner', async () => {
+  it('stops a running video job: polling stops, the token stays spent (the provider started), the first instance tells the owner', async () => {
     const user = await createTestUser();
     const onA = apiClient(serverA.origin, user);
     const onB = apiClient(serverB.origin, user);
@@ -137,27 +147,36 @@ describe('cancel from another server instance', () => {
       const { body } = await onA.submit(videoRequest('a very slow sunrise'));
       await waitFor(onB, body.id, 'active');
       const queriesAtStart = simulator.stats().requests['video.query'];
-      await eventually(() => (simulator.stats().requests['video.query'] > queriesAtStart + 2 ? true : undefined));
+      await vi.waitUntil(() => (simulator.stats().requests['video.query'] > queriesAtStart + 2 ? true : undefined), {
+        timeout: 5000,
+        interval: 25,
+      });
 
       const canceled = await onB.cancel(body.id);
       expect(canceled.status).toBe(200);
-      expect(canceled.body).toMatchObject({ id: body.id, status: 'canceled' });
-      expect((await onA.me()).body.tokens.video).toBe(1);
+      expect(canceled.body).toMatchObject({ id: body.id, status: 'canceled', token: 'spent' });
+      // The provider was rendering: a refund here would buy unlimited paid renders.
+      expect((await onA.me()).body.tokens.video).toBe(0);
       expect(sample(await scrape(serverB.origin), 'mediagen_server_refunds_total', { kind: 'video' })).toBe(
-        refundsBefore + 1,
+        refundsBefore,
       );
 
       const queriesAfterCancel = simulator.stats().requests['video.query'];
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(simulator.stats().requests['video.query'] - queriesAfterCancel).toBeLessThanOrEqual(1);
 
-      await eventually(() => updates.find((update) => update.id === body.id && update.status === 'canceled'));
+      await vi.waitUntil(() => updates.find((update) => update.id === body.id && update.status === 'canceled'), {
+        timeout: 5000,
+        interval: 25,
+      });
       expect((await onA.get(body.id)).body.status).toBe('canceled');
-      expect(await context.redis.scard(`${context.prefix}:{${user.uid}}:in-flight`)).toBe(0);
-      // The refunded token buys a new video at once.
-      const again = await onA.submit(videoRequest('another try'));
-      expect(again.status).toBe(202);
-      expect((await onB.cancel(again.body.id)).status).toBe(200);
+      // The slot is free again at once.
+      const account = await serverA.app.database.db
+        .selectFrom('accounts')
+        .select('in_flight')
+        .where('uid', '=', user.uid)
+        .executeTakeFirstOrThrow();
+      expect(account.in_flight).toBe(0);
     } finally {
       socket.disconnect();
     }
@@ -188,29 +207,38 @@ describe('queue position and ETA', () => {
       expect(fromFresh.body.queue).toMatchObject({ position: 3, etaMs: expect.any(Number) });
       await fresh.close();
 
-      const queued = await Promise.all([
-        aliceApi.get(first.body.id),
-        aliceApi.get(second.body.id),
-        bobApi.get(third.body.id),
-      ]);
+      const readAll = () =>
+        Promise.all([aliceApi.get(first.body.id), aliceApi.get(second.body.id), bobApi.get(third.body.id)]);
+      const queued = await readAll();
       expect(queued.map((read) => read.body.status)).toEqual(['queued', 'queued', 'queued']);
       expect(queued.map((read) => read.body.queue.position)).toEqual([1, 2, 3]);
-      const etas = queued.map((read) => read.body.queue.etaMs as number);
-      expect(etas.every((eta) => Number.isInteger(eta) && eta > 0)).toBe(true);
-      expect(etas[1]).toBeGreaterThan(etas[0]!);
-      expect(etas[2]).toBeGreaterThan(etas[1]!);
-      await eventually(() => updates.find((update) => update.id === third.body.id && update.queue?.position === 3));
+      // Each read divides by the workers connected at that moment; on a busy machine a worker connection
+      // may be between reconnects, so read again until the three reads saw the same fleet.
+      const etas = await vi.waitUntil(
+        async () => {
+          const read = (await readAll()).map((answer) => answer.body.queue.etaMs as number);
+          return read[0]! > 0 && read[1]! > read[0]! && read[2]! > read[1]! ? read : undefined;
+        },
+        { timeout: 5000, interval: 50 },
+      );
+      expect(etas.every((eta) => Number.isInteger(eta))).toBe(true);
+      await vi.waitUntil(() => updates.find((update) => update.id === third.body.id && update.queue?.position === 3), {
+        timeout: 5000,
+        interval: 25,
+      });
 
       await speechQueue.resume();
-      const moved = await eventually(() =>
-        updates.find(
-          (update) => update.id === third.body.id && update.status === 'queued' && update.queue!.position < 3,
-        ),
+      const moved = await vi.waitUntil(
+        () =>
+          updates.find(
+            (update) => update.id === third.body.id && update.status === 'queued' && update.queue!.position < 3,
+          ),
+        { timeout: 5000, interval: 25 },
       );
       expect(moved.queue!.position).toBeGreaterThanOrEqual(1);
-      const done = await eventually(
+      const done = await vi.waitUntil(
         () => updates.find((update) => update.id === third.body.id && update.status === 'completed'),
-        15_000,
+        { timeout: 15_000, interval: 25 },
       );
       expect(done.queue).toBeUndefined();
       await waitFor(aliceApi, second.body.id, 'completed');

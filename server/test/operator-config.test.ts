@@ -1,35 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { isAdmin } from '../src/admin/admin-access';
-import { AdminSessionSigner, readCookie } from '../src/admin/admin-session';
+import { readCookie } from '../src/admin/admin-sessions';
 import { ConfigError, loadConfig } from '../src/config';
-import { QueuePositionEstimator } from '../src/generations/queue-positions';
-import type { QueueInspector } from '../src/queue/generation-queues';
+import { QueuePositions } from '../src/generations/queue-positions';
 
-const emulator = { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+const emulator = { MEDIAGEN_MODE: 'development', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
 
 describe('operator configuration', () => {
   it('has defaults for fair use, rate limits, admin sessions and metrics', () => {
     const config = loadConfig(emulator);
-    expect(config.limits).toEqual({ maxInFlightPerUser: 3, rateLimitPerMinute: 120 });
+    expect(config.limits).toEqual({ maxInFlightPerUser: 3, rateLimitPerMinute: 120, socketsPerUser: 10 });
     expect(config.admin).toMatchObject({ emails: [], sessionTtlSeconds: 900 });
     expect(config.metricsToken).toBeNull();
   });
 
-  it('reads ADMIN_EMAILS as a lower-case list and keeps the session key apart from the artifact key', () => {
+  it('reads ADMIN_EMAILS as a lower-case list, and the limits', () => {
     const config = loadConfig({
       ...emulator,
       ADMIN_EMAILS: ' Ops@Example.com ,, root@example.com ',
-      ARTIFACT_URL_SECRET: 'artifact-secret',
       MAX_IN_FLIGHT_PER_USER: '5',
       RATE_LIMIT_PER_MINUTE: '30',
       METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config.admin.emails).toEqual(['ops@example.com', 'root@example.com']);
-    expect(config.admin.sessionSecret).not.toBe('artifact-secret');
-    expect(config.limits).toEqual({ maxInFlightPerUser: 5, rateLimitPerMinute: 30 });
+    expect(config.limits).toEqual({ maxInFlightPerUser: 5, rateLimitPerMinute: 30, socketsPerUser: 10 });
     expect(config.metricsToken).toBe('scrape-token-0123456789');
-    const separate = loadConfig({ ...emulator, ARTIFACT_URL_SECRET: 'artifact-secret', ADMIN_SESSION_SECRET: 'x' });
-    expect(separate.admin.sessionSecret).not.toBe(config.admin.sessionSecret);
   });
 
   it('names every bad operator variable', () => {
@@ -46,26 +41,15 @@ describe('operator configuration', () => {
   });
 });
 
-describe('admin identity and session', () => {
-  it('is an admin by claim or by listed email, in any case', () => {
-    expect(isAdmin({ uid: 'a', email: null, admin: true }, [])).toBe(true);
-    expect(isAdmin({ uid: 'b', email: 'Ops@Example.com' }, ['ops@example.com'])).toBe(true);
-    expect(isAdmin({ uid: 'c', email: 'someone@example.com', admin: false }, ['ops@example.com'])).toBe(false);
-  });
-
-  it('signs sessions that only this key accepts, until they expire', () => {
-    let now = 1_000_000_000_000;
-    const signer = new AdminSessionSigner('key', 60, () => now);
-    const { value } = signer.issue('uid-1');
-    expect(signer.verify(value)).toBe('uid-1');
-    expect(new AdminSessionSigner('other', 60, () => now).verify(value)).toBeNull();
-    const [subject, expiry, signature] = value.split('.');
-    expect(signer.verify(`${Buffer.from('uid-2').toString('base64url')}.${expiry}.${signature}`)).toBeNull();
-    expect(signer.verify(`${subject}.${Number(expiry) + 600}.${signature}`)).toBeNull();
-    expect(signer.verify('garbage')).toBeNull();
-    expect(signer.verify(undefined)).toBeNull();
-    now += 61_000;
-    expect(signer.verify(value)).toBeNull();
+describe('admin identity', () => {
+  it('is an admin by claim, or by a listed email in any case once that email is verified', () => {
+    expect(isAdmin({ email: null, emailVerified: false, admin: true }, [])).toBe(true);
+    expect(isAdmin({ email: 'Ops@Example.com', emailVerified: true, admin: false }, ['ops@example.com'])).toBe(true);
+    // Anyone may register an unclaimed listed address; only its owner can verify it.
+    expect(isAdmin({ email: 'ops@example.com', emailVerified: false, admin: false }, ['ops@example.com'])).toBe(false);
+    expect(isAdmin({ email: 'someone@example.com', emailVerified: true, admin: false }, ['ops@example.com'])).toBe(
+      false,
+    );
   });
 
   it('reads one cookie from a Cookie header', () => {
@@ -75,31 +59,20 @@ describe('admin identity and session', () => {
 });
 
 describe('queue ETA', () => {
-  const inspector = (position: number | null, workers: number | null, meanRunMs: number | null): QueueInspector => ({
-    waitingPosition: async () => position,
-    waitingHead: async () => [],
+  const load = (workers: number | null, meanRunMs: number | null) => ({
     workerCount: async () => workers,
     meanRunMs: async () => meanRunMs,
-    jobCounts: async () => ({}),
-    isPaused: async () => false,
   });
+  // The ETA needs no database: only the position, the recent run times and the workers.
+  const positions = (workers: number | null, meanRunMs: number | null) =>
+    new QueuePositions(undefined as never, load(workers, meanRunMs));
 
   it('is position × mean run time ÷ workers', async () => {
-    expect(await new QueuePositionEstimator(inspector(3, 2, 1000)).of('speech', 'x')).toEqual({
-      position: 3,
-      etaMs: 1500,
-    });
+    expect(await positions(2, 1000).eta('speech', 3)).toEqual({ position: 3, etaMs: 1500 });
   });
 
-  it('is unknown before any run, or with no worker; no position for a job not waiting', async () => {
-    expect(await new QueuePositionEstimator(inspector(2, 1, null)).of('speech', 'x')).toEqual({
-      position: 2,
-      etaMs: null,
-    });
-    expect(await new QueuePositionEstimator(inspector(2, 0, 500)).of('speech', 'x')).toEqual({
-      position: 2,
-      etaMs: null,
-    });
-    expect(await new QueuePositionEstimator(inspector(null, 1, 500)).of('speech', 'x')).toBeNull();
+  it('is unknown before any run, or with no worker', async () => {
+    expect(await positions(1, null).eta('speech', 2)).toEqual({ position: 2, etaMs: null });
+    expect(await positions(0, 500).eta('speech', 2)).toEqual({ position: 2, etaMs: null });
   });
 });

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
-import { userKeys } from '@mediagen/core';
 import type { GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
-import {
-  bearer,
-  connectUserSocket,
-  createTestContext,
-  eventually,
-  type TestApp,
-  type TestContext,
-} from './support/app';
+import { bearer, connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
 import { startTestWorkers } from './support/workers';
 import { createTestUser, type TestUser } from './support/users';
 
@@ -54,6 +46,15 @@ async function submit(user: TestUser, body: GenerationRequestInput): Promise<{ s
   return { status: response.status, body: (await response.json()) as Generation };
 }
 
+async function inFlight(user: TestUser): Promise<number> {
+  const account = await server.app.database.db
+    .selectFrom('accounts')
+    .select('in_flight')
+    .where('uid', '=', user.uid)
+    .executeTakeFirst();
+  return account?.in_flight ?? 0;
+}
+
 async function tokens(user: TestUser): Promise<Me['tokens']> {
   const response = await fetch(`${server.origin}/api/me`, { headers: bearer(user) });
   return ((await response.json()) as Me).tokens;
@@ -79,9 +80,9 @@ describe.each(['image', 'video', 'speech'] as const)('%s, end to end', (kind) =>
       expect(accepted.status).toBe(202);
       expect(accepted.body).toMatchObject({ kind, status: 'queued', progress: 0 });
 
-      const completed = await eventually(
+      const completed = await vi.waitUntil(
         () => updates.find((update) => update.id === accepted.body.id && update.status === 'completed'),
-        20_000,
+        { timeout: 20_000, interval: 25 },
       );
       const mine = updates.filter((update) => update.id === accepted.body.id);
       const statuses = mine.map((update) => update.status);
@@ -97,8 +98,9 @@ describe.each(['image', 'video', 'speech'] as const)('%s, end to end', (kind) =>
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe(completed.result!.mimeType);
       expect(isMedia(kind, Buffer.from(await download.arrayBuffer()))).toBe(true);
-      // The worker that settled the token also freed the slot: it no longer counts against the cap.
-      expect(await context.redis.smembers(userKeys(context.prefix, user.uid).inFlight)).toEqual([]);
+      // The completion freed its in-flight slot and spent its token, in the record.
+      expect(await inFlight(user)).toBe(0);
+      expect(completed.token).toBe('spent');
     } finally {
       socket.disconnect();
     }
@@ -113,49 +115,57 @@ describe('failures', () => {
     try {
       const accepted = await submit(user, REQUESTS.image);
       expect(accepted.status).toBe(202);
-      const failed = await eventually(
+      const failed = await vi.waitUntil(
         () => updates.find((update) => update.id === accepted.body.id && update.status === 'failed'),
-        20_000,
+        { timeout: 20_000, interval: 25 },
       );
       expect(failed.error).toEqual({
         code: 'IMAGE_PROVIDER_ERROR',
         message: expect.stringMatching(/^Stability AI error: /),
       });
       expect((await tokens(user)).image).toBe(1);
-      expect(await context.redis.smembers(userKeys(context.prefix, user.uid).inFlight)).toEqual([]);
+      expect(failed.token).toBe('refunded');
+      expect(await inFlight(user)).toBe(0);
       expect(simulator.stats().requests.image).toBeGreaterThanOrEqual(3);
     } finally {
       socket.disconnect();
     }
   });
 
-  it("a video task that reports Fail ends with 'Video generation failed on server' and a refund", async () => {
+  it("a video task that reports Fail ends with 'Video generation failed on server', its token spent", async () => {
     simulator.injectFault({ route: 'video.query', fault: 'fail-status' });
     const user = await createTestUser();
     const accepted = await submit(user, REQUESTS.video);
-    const failed = await eventually(async () => {
-      const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
-      const generation = (await response.json()) as Generation;
-      return generation.status === 'failed' ? generation : undefined;
-    }, 20_000);
+    const failed = await vi.waitUntil(
+      async () => {
+        const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
+        const generation = (await response.json()) as Generation;
+        return generation.status === 'failed' ? generation : undefined;
+      },
+      { timeout: 20_000, interval: 25 },
+    );
     expect(failed.error).toEqual({ code: 'VIDEO_FAILED_ON_SERVER', message: 'Video generation failed on server' });
-    expect((await tokens(user)).video).toBe(1);
+    // The provider accepted the task (paid work) before refusing it: a refund would buy free renders.
+    expect(failed.token).toBe('spent');
+    expect((await tokens(user)).video).toBe(0);
   });
 
-  it('a running video can be canceled: polling stops, the token comes back', async () => {
+  it('a running video can be canceled: polling stops; the provider had started, so the token stays spent', async () => {
     const user = await createTestUser();
+    const created = simulator.stats().requests['video.create'];
     const accepted = await submit(user, { kind: 'video', prompt: 'a slow sunrise' });
-    await eventually(async () => {
-      const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
-      return ((await response.json()) as Generation).status === 'active' ? true : undefined;
-    }, 10_000);
-    const canceled = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, {
-      method: 'DELETE',
+    // Once the provider has the task, it is paid work.
+    await vi.waitUntil(() => (simulator.stats().requests['video.create'] > created ? true : undefined), {
+      timeout: 10_000,
+      interval: 25,
+    });
+    const canceled = await fetch(`${server.origin}/api/generations/${accepted.body.id}/cancel`, {
+      method: 'POST',
       headers: bearer(user),
     });
     expect(canceled.status).toBe(200);
-    expect((await canceled.json()) as Generation).toMatchObject({ status: 'canceled' });
-    expect((await tokens(user)).video).toBe(1);
+    expect((await canceled.json()) as Generation).toMatchObject({ status: 'canceled', token: 'spent' });
+    expect((await tokens(user)).video).toBe(0);
     const pollsAfterCancel = simulator.stats().requests['video.query'];
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(simulator.stats().requests['video.query'] - pollsAfterCancel).toBeLessThanOrEqual(1);

@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
+import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import type { Generation, GenerationKind } from '@mediagen/shared';
-import { freePort, startProcess, waitForHttp, type ManagedProcess } from '../../scripts/lib/processes';
-import { connectUserSocket, deleteKeys, eventually, REDIS_URL } from './support/app';
+import { freePort, startProcess, waitForHttp, type ManagedProcess } from '@mediagen/scripts/processes';
+import { deleteKeys } from '@mediagen/testing';
+import { connectUserSocket, REDIS_URL } from './support/app';
 import { apiClient, imageRequest } from './support/requests';
-import { authEmulatorHost, createTestUser } from './support/users';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { createTestUser } from './support/users';
 
 /**
  * Scale-out as operators run it: two server processes and two worker processes on one Redis. A client on
@@ -21,6 +24,7 @@ const prefix = `test-scale-${randomUUID()}`;
 const processes: ManagedProcess[] = [];
 let simulator: Simulator;
 let dataDir: string;
+let database: TestDatabase;
 let serverA: string;
 let serverB: string;
 
@@ -30,7 +34,16 @@ beforeAll(async () => {
   simulator = createSimulator({ latencyMs: 200, videoQueueingMs: 300, videoProcessingMs: 600 });
   await simulator.listen();
   dataDir = await mkdtemp(join(tmpdir(), 'mediagen-scale-'));
-  const shared = { ...process.env, REDIS_URL, QUEUE_PREFIX: prefix, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  database = await createTestDatabase('scale');
+  const shared = {
+    ...process.env,
+    MEDIAGEN_MODE: 'development',
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
   for (const name of ['worker-1', 'worker-2']) {
     processes.push(
       startProcess(name, TSX, ['worker/src/main.ts'], {
@@ -60,6 +73,7 @@ afterAll(async () => {
   const redis = new Redis(REDIS_URL);
   await deleteKeys(redis, `${prefix}:*`);
   await redis.quit();
+  await database.drop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -69,9 +83,10 @@ const REQUESTS = {
   speech: { kind: 'speech', input: 'Scaling out', voice: 'onyx', language: 'en-GB' },
 } as const;
 
-it('a client on server A receives every event of jobs submitted through server B, each exactly once', async () => {
+it('a client on server A hears every transition of jobs submitted through server B once, in version order; nobody else does', async () => {
   const user = await createTestUser();
   const onA = await connectUserSocket(serverA, user.idToken);
+  const bystander = await connectUserSocket(serverB, (await createTestUser()).idToken);
   try {
     const submitted: Generation[] = [];
     for (const kind of ['image', 'video', 'speech'] as GenerationKind[]) {
@@ -80,24 +95,31 @@ it('a client on server A receives every event of jobs submitted through server B
       submitted.push(body);
     }
     for (const job of submitted) {
-      await eventually(() => onA.updates.find((u) => u.id === job.id && u.status === 'completed'), 30_000);
+      await vi.waitUntil(() => onA.updates.find((u) => u.id === job.id && u.status === 'completed'), {
+        timeout: 30_000,
+        interval: 25,
+      });
     }
     // Let any duplicate still in flight arrive before counting.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     for (const job of submitted) {
       const events = onA.updates.filter((update) => update.id === job.id);
-      const count = (status: string) => events.filter((update) => update.status === status).length;
-      expect(count('queued')).toBe(1);
-      expect(count('completed')).toBe(1);
-      expect(count('active')).toBeGreaterThanOrEqual(1);
-      // A duplicated delivery would repeat an identical state; every event here is a distinct one.
-      const fingerprints = events.map((update) => `${update.status}:${update.progress}:${update.updatedAt}`);
+      const completed = events.find((update) => update.status === 'completed')!;
+      // Every version from the first to the last reached the owner, in order; a version repeats only to
+      // carry rising progress (or a new place in line), never as a duplicate of what was already said.
+      const versions = events.map((update) => update.version);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+      expect([...new Set(versions)]).toEqual(Array.from({ length: completed.version }, (_, index) => index + 1));
+      const fingerprints = events.map((update) => `${update.version}:${update.progress}:${update.queue?.position}`);
       expect(new Set(fingerprints).size).toBe(fingerprints.length);
       const progress = events.map((update) => update.progress);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(events.filter((update) => update.status === 'queued').length).toBeGreaterThanOrEqual(1);
     }
+    expect(bystander.updates).toEqual([]);
   } finally {
     onA.socket.disconnect();
+    bystander.socket.disconnect();
   }
 });

@@ -1,13 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Generation } from '@mediagen/shared';
-import {
-  connectUserSocket,
-  createTestContext,
-  eventually,
-  type TestApp,
-  type TestContext,
-  type TestSocket,
-} from './support/app';
+import { connectUserSocket, createTestContext, type TestApp, type TestContext, type TestSocket } from './support/app';
 import { apiClient, speechRequest, videoRequest } from './support/requests';
 import { createTestUser } from './support/users';
 
@@ -42,7 +35,10 @@ describe('generation:update', () => {
     const api = apiClient(server.origin, alice);
 
     const { body } = await api.submit(videoRequest('a quiet harbour'));
-    const queued = await eventually(() => aliceSocket.updates.find((update) => update.id === body.id));
+    const queued = await vi.waitUntil(() => aliceSocket.updates.find((update) => update.id === body.id), {
+      timeout: 5000,
+      interval: 25,
+    });
     // The owner's socket hears what the 202 answered.
     expect(queued).toEqual(body);
     expect(queued).toMatchObject({
@@ -55,8 +51,9 @@ describe('generation:update', () => {
     expect((await api.me()).body.tokens.video).toBe(0);
 
     expect((await api.cancel(body.id)).status).toBe(200);
-    const canceled = await eventually(() =>
-      aliceSocket.updates.find((update) => update.id === body.id && update.status === 'canceled'),
+    const canceled = await vi.waitUntil(
+      () => aliceSocket.updates.find((update) => update.id === body.id && update.status === 'canceled'),
+      { timeout: 5000, interval: 25 },
     );
     expect(canceled.error).toEqual({ code: 'CANCELED', message: 'Generation canceled.' });
     expect((await api.me()).body.tokens.video).toBe(1);
@@ -74,13 +71,25 @@ describe('generation:update', () => {
       const onFirst = await connect(server.origin, user.idToken);
       const onSecond = await connect(second.origin, user.idToken);
       const { body } = await apiClient(server.origin, user).submit(speechRequest('hello'));
-      await eventually(() => onFirst.updates.find((update) => update.id === body.id));
-      await eventually(() => onSecond.updates.find((update) => update.id === body.id));
+      await vi.waitUntil(() => onFirst.updates.find((update) => update.id === body.id), {
+        timeout: 5000,
+        interval: 25,
+      });
+      await vi.waitUntil(() => onSecond.updates.find((update) => update.id === body.id), {
+        timeout: 5000,
+        interval: 25,
+      });
 
       // A cancel handled by the other instance reaches both as well.
       expect((await apiClient(second.origin, user).cancel(body.id)).status).toBe(200);
-      await eventually(() => onFirst.updates.find((update) => update.status === 'canceled'));
-      await eventually(() => onSecond.updates.find((update) => update.status === 'canceled'));
+      await vi.waitUntil(() => onFirst.updates.find((update) => update.status === 'canceled'), {
+        timeout: 5000,
+        interval: 25,
+      });
+      await vi.waitUntil(() => onSecond.updates.find((update) => update.status === 'canceled'), {
+        timeout: 5000,
+        interval: 25,
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(statuses(onFirst.updates, body.id)).toEqual(['queued', 'canceled']);
       expect(statuses(onSecond.updates, body.id)).toEqual(['queued', 'canceled']);

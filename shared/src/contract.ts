@@ -1,66 +1,49 @@
+import type { z } from 'zod';
+import type {
+  generationListSchema,
+  generationResultSchema,
+  generationSchema,
+  listQuerySchema,
+  meSchema,
+  queuePositionSchema,
+} from './api-schemas';
 import type { ApiError } from './errors';
-import type { GenerationKind, GenerationStatus } from './kinds';
-import type { TokenBalance } from './tokens';
 
 /**
- * The API and socket contract as plain types and constants, free of zod so the client's first
- * screens don't carry the request schemas.
+ * The API and socket contract as types and constants. The types are inferred from the schemas in
+ * `api-schemas.ts`, imported as types only, so the client's first screens don't carry zod.
  */
 
 export const MAX_PROMPT_LENGTH = 2000;
 
-export interface GenerationResult {
-  /** A short-lived signed URL an <img>, <video> or <audio> can load without a bearer header. */
-  url: string;
-  mimeType: string;
-}
-
-export interface QueuePosition {
-  /** 1-based place in the queue of its kind. */
-  position: number;
-  /** Estimated milliseconds until it starts, from recent run times; null when unknown. */
-  etaMs: number | null;
-}
-
-/** The whole state of one generation: every `generation:update` event and every GET carries it. */
-export interface Generation {
-  id: string;
-  kind: GenerationKind;
-  status: GenerationStatus;
-  /** 0..99 until completed, then 100; never goes backwards. */
-  progress: number;
-  /** ISO 8601. */
-  createdAt: string;
-  updatedAt: string;
-  /** The image or video prompt, or the speech text. */
-  prompt: string;
-  result?: GenerationResult;
-  error?: ApiError;
-  queue?: QueuePosition;
-}
-
-export interface GenerationList {
-  items: Generation[];
-  nextCursor: string | null;
-}
-
-export interface Me {
-  uid: string;
-  email: string | null;
-  tokens: TokenBalance;
-  allowance: TokenBalance;
-  /** ISO 8601: when the balances reset to the allowance. */
-  resetsAt: string;
-}
+export type GenerationResult = z.infer<typeof generationResultSchema>;
+export type QueuePosition = z.infer<typeof queuePositionSchema>;
+export type Generation = z.infer<typeof generationSchema>;
+export type GenerationList = z.infer<typeof generationListSchema>;
+export type Me = z.infer<typeof meSchema>;
+export type ListQuery = z.infer<typeof listQuerySchema>;
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 export const GENERATION_UPDATE_EVENT = 'generation:update';
+export const GENERATION_REMOVED_EVENT = 'generation:removed';
+
+export const AUTH_REFRESH_EVENT = 'auth:refresh';
+
+/** The answer to `auth:refresh`: the socket now lives until the new token expires, or it was refused. */
+export type AuthRefreshResult = { ok: true; expiresAt: string } | { ok: false; error: ApiError };
 
 /** Socket.IO event maps, typed on both ends. */
 export interface ServerToClientEvents {
   'generation:update': (generation: Generation) => void;
+  /** Its owner deleted it (here or in another tab): it is gone from the record. */
+  'generation:removed': (removal: { id: string }) => void;
 }
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- clients send nothing over the socket
-export interface ClientToServerEvents {}
+export interface ClientToServerEvents {
+  /**
+   * A fresh ID token of the same user. A socket is closed when the token it was opened (or last
+   * refreshed) with expires, so the client sends the next one before that.
+   */
+  'auth:refresh': (token: string, ack: (result: AuthRefreshResult) => void) => void;
+}

@@ -12,6 +12,7 @@ export const ERROR_MESSAGES = {
   ALREADY_FINISHED: 'This generation has already finished and can no longer be canceled.',
   TOO_MANY_IN_FLIGHT: 'You already have generations in progress. Please wait for one to finish.',
   RATE_LIMITED: 'Too many requests. Please slow down and try again shortly.',
+  TOO_MANY_CONNECTIONS: 'Too many open connections for this account. Close another tab and try again.',
   NOT_READY: 'The service is temporarily unavailable. Please try again shortly.',
   INTERNAL: 'Something went wrong. Please try again.',
   CANCELED: 'Generation canceled.',

@@ -1,4 +1,5 @@
 import { BLOCKED_WORDS } from './moderation';
+import { appendWithinLimit } from './prompt-budget';
 
 export const STABILITY_STYLE_PRESETS = [
   '3d-model',
@@ -21,7 +22,10 @@ export const STABILITY_STYLE_PRESETS = [
 ] as const;
 export type StylePreset = (typeof STABILITY_STYLE_PRESETS)[number];
 
-/** Spec §9: image defaults. The engine comes from config, the seed is random when not given. */
+/**
+ * Spec §9: image defaults. The engine comes from config, the seed is random when not given. On SDXL the
+ * CLIP guidance preset is not sent: Stability documents CLIP guidance as unsupported there.
+ */
 export const IMAGE_DEFAULTS = {
   width: 1024,
   height: 1024,
@@ -32,6 +36,57 @@ export const IMAGE_DEFAULTS = {
   clipGuidancePreset: 'FAST_BLUE',
   sampler: 'DDIM',
 } as const satisfies Record<string, string | number>;
+
+/**
+ * The v1 text-to-image engines Stability still serves; older ids (stable-diffusion-512-v2-1, the SDXL
+ * betas, 0.9) now answer 404. https://platform.stability.ai/docs/api-reference#tag/SDXL-1.0-and-SD1.6
+ */
+export const STABILITY_ENGINES = ['stable-diffusion-xl-1024-v1-0', 'stable-diffusion-v1-6'] as const;
+export type StabilityEngine = (typeof STABILITY_ENGINES)[number];
+export const DEFAULT_STABILITY_ENGINE: StabilityEngine = 'stable-diffusion-xl-1024-v1-0';
+
+/**
+ * SDXL 1.0 renders only these width×height pairs; anything else is a 400 `invalid_sdxl_v1_dimensions`
+ * (Stability's v1 reference, DiffuseImageWidth/Height; the same list in Amazon Bedrock's Stability
+ * Diffusion 1.0 reference).
+ */
+export const SDXL_DIMENSIONS: readonly (readonly [number, number])[] = [
+  [1024, 1024],
+  [1152, 896],
+  [1216, 832],
+  [1344, 768],
+  [1536, 640],
+  [640, 1536],
+  [768, 1344],
+  [832, 1216],
+  [896, 1152],
+];
+
+/** SD 1.6 takes any multiple of 64 from 320 to 1536 on each side. */
+export const SD16_DIMENSION_RANGE = { min: 320, max: 1536 } as const;
+
+export function isSdxlEngine(engine: string): boolean {
+  return engine.startsWith('stable-diffusion-xl-1024');
+}
+
+/**
+ * The allowed SDXL pair closest in shape to what was asked for (the API accepts 512–2048 in steps of 64
+ * on each side, SDXL only nine pairs), so a valid request never meets `invalid_sdxl_v1_dimensions`.
+ */
+export function nearestSdxlDimensions(width: number, height: number): { width: number; height: number } {
+  const wanted = Math.log(width / height);
+  let best = SDXL_DIMENSIONS[0]!;
+  for (const pair of SDXL_DIMENSIONS) {
+    if (Math.abs(Math.log(pair[0] / pair[1]) - wanted) < Math.abs(Math.log(best[0] / best[1]) - wanted)) best = pair;
+  }
+  return { width: best[0], height: best[1] };
+}
+
+function engineDimensions(engine: string, width: number, height: number): { width: number; height: number } {
+  if (isSdxlEngine(engine)) return nearestSdxlDimensions(width, height);
+  const clamp = (side: number) => Math.min(SD16_DIMENSION_RANGE.max, Math.max(SD16_DIMENSION_RANGE.min, side));
+  return { width: clamp(width), height: clamp(height) };
+}
 
 export const MAX_IMAGE_SEED = 2147483647;
 
@@ -63,12 +118,15 @@ export function mentionsPerson(prompt: string): boolean {
   return PERSON_PATTERN.test(prompt);
 }
 
-/** The text_prompts sent to the image provider: the cleaned prompt with boosters, and a negative prompt of weight -1. */
+/**
+ * The text_prompts sent to the image provider: the cleaned prompt with boosters (as many as fit within
+ * the provider's 2,000 characters), and a negative prompt of weight -1.
+ */
 export function sanitizeImagePrompt(prompt: string): TextPrompt[] {
   const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
   const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
   return [
-    { text: [cleaned, ...boosters].join(', '), weight: 1 },
+    { text: appendWithinLimit(cleaned, boosters), weight: 1 },
     { text: NEGATIVE_PROMPT_TERMS.join(', '), weight: -1 },
   ];
 }
@@ -92,21 +150,28 @@ export interface StabilityTextToImageBody {
   cfg_scale: number;
   samples: number;
   style_preset: string;
-  clip_guidance_preset: string;
+  /** Left out on SDXL, which does not support CLIP guidance. */
+  clip_guidance_preset?: string;
   sampler: string;
   seed: number;
 }
 
-export function buildStabilityBody(prompt: string, options: ImageOptions, seed: number): StabilityTextToImageBody {
+/** The spec's image settings as the given engine accepts them (README: "What the providers are sent"). */
+export function buildStabilityBody(
+  prompt: string,
+  options: ImageOptions,
+  seed: number,
+  engine: string = DEFAULT_STABILITY_ENGINE,
+): StabilityTextToImageBody {
+  const size = engineDimensions(engine, options.width ?? IMAGE_DEFAULTS.width, options.height ?? IMAGE_DEFAULTS.height);
   return {
     text_prompts: sanitizeImagePrompt(prompt),
-    width: options.width ?? IMAGE_DEFAULTS.width,
-    height: options.height ?? IMAGE_DEFAULTS.height,
+    ...size,
     steps: options.steps ?? IMAGE_DEFAULTS.steps,
     cfg_scale: options.cfgScale ?? IMAGE_DEFAULTS.cfgScale,
     samples: options.samples ?? IMAGE_DEFAULTS.samples,
     style_preset: options.stylePreset ?? IMAGE_DEFAULTS.stylePreset,
-    clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset,
+    ...(isSdxlEngine(engine) ? {} : { clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset }),
     sampler: IMAGE_DEFAULTS.sampler,
     seed,
   };

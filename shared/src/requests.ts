@@ -2,14 +2,20 @@ import { z } from 'zod';
 import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
+import { normalizePromptText } from './prompt-text';
 import { LANGUAGE_CODES, MAX_SPEECH_INPUT_LENGTH, SPEECH_DEFAULTS, SPEECH_SPEED_RANGE, VOICE_IDS } from './speech';
 import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
 
+// Prompts are normalised before any rule reads them: a prompt of only invisible characters is empty.
 const prompt = z
   .string({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
-  .trim()
-  .min(1, { error: ERROR_MESSAGES.PROMPT_REQUIRED })
-  .max(MAX_PROMPT_LENGTH, { error: `Prompt must be at most ${MAX_PROMPT_LENGTH} characters` });
+  .transform((text) => normalizePromptText(text, { keepLineBreaks: false }))
+  .pipe(
+    z
+      .string()
+      .min(1, { error: ERROR_MESSAGES.PROMPT_REQUIRED })
+      .max(MAX_PROMPT_LENGTH, { error: `Prompt must be at most ${MAX_PROMPT_LENGTH} characters` }),
+  );
 
 const dimension = z
   .number()
@@ -44,9 +50,13 @@ export const speechRequestSchema = z.strictObject({
   kind: z.literal('speech'),
   input: z
     .string({ error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
-    .trim()
-    .min(1, { error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
-    .max(MAX_SPEECH_INPUT_LENGTH, { error: `Text must be at most ${MAX_SPEECH_INPUT_LENGTH} characters` }),
+    .transform((text) => normalizePromptText(text, { keepLineBreaks: true }))
+    .pipe(
+      z
+        .string()
+        .min(1, { error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
+        .max(MAX_SPEECH_INPUT_LENGTH, { error: `Text must be at most ${MAX_SPEECH_INPUT_LENGTH} characters` }),
+    ),
   voice: z.enum(VOICE_IDS, speechOption),
   language: z.enum(LANGUAGE_CODES, speechOption),
   speed: z.number().min(SPEECH_SPEED_RANGE.min).max(SPEECH_SPEED_RANGE.max).default(SPEECH_DEFAULTS.speed),
@@ -78,13 +88,13 @@ export function parseGenerationRequest(body: unknown): ParseResult<GenerationReq
   const issue = parsed.error.issues[0];
   const catalogued = issue === undefined ? undefined : CODE_BY_MESSAGE.get(issue.message);
   if (catalogued !== undefined) return { ok: false, error: { code: catalogued, message: issue!.message } };
+  // Zod names the unknown keys it found; a message never echoes what the client sent.
+  if (issue?.code === 'unrecognized_keys') {
+    return {
+      ok: false,
+      error: { code: 'INVALID_REQUEST', message: 'The request has a field this kind does not take' },
+    };
+  }
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
   return { ok: false, error: { code: 'INVALID_REQUEST', message: `${where}${issue?.message ?? 'invalid body'}` } };
 }
-
-export const listQuerySchema = z.strictObject({
-  kind: z.enum(['image', 'video', 'speech']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().regex(/^\d+$/, { error: 'cursor must be the nextCursor of a previous page' }).optional(),
-});
-export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -2,6 +2,14 @@ import type { GenerationKind } from './kinds';
 
 export type TokenBalance = Record<GenerationKind, number>;
 
+/**
+ * What happened to a generation's token: `held` while undecided, then `refunded` (given back: no paid
+ * provider work was done) or `spent` (the provider did, or may have done, paid work); `waived` when an
+ * operator retried it without charging, so its end moves no token.
+ */
+export const TOKEN_STATES = ['held', 'refunded', 'spent', 'waived'] as const;
+export type TokenState = (typeof TOKEN_STATES)[number];
+
 /** Free tokens per user per reset period (spec §9). */
 export const TOKEN_ALLOWANCE: Readonly<TokenBalance> = Object.freeze({ image: 1, video: 1, speech: 2 });
 

@@ -1,12 +1,13 @@
+import { appendWithinLimit } from './prompt-budget';
+
 export const VIDEO_QUALITIES = ['draft', 'standard', 'hd'] as const;
 export type VideoQuality = (typeof VIDEO_QUALITIES)[number];
 
 export const VIDEO_DEFAULTS = { quality: 'standard', durationSeconds: 6, style: 'cinematic' } as const;
 export const MAX_VIDEO_DURATION_SECONDS = 120;
 
+/** Spec §9: the video model. A configured newer model gets the spec's duration and quality mapped on. */
 export const VIDEO_MODEL = 'video-01';
-export const VIDEO_FPS = 30;
-export const MAX_VIDEO_FRAMES = 3600;
 /** Spec §9: poll every 2 s, at most 360 times (about 12 minutes). */
 export const VIDEO_POLL_INTERVAL_MS = 2000;
 export const VIDEO_MAX_POLLS = 360;
@@ -15,9 +16,39 @@ export const VIDEO_TIMEOUTS_MS = { start: 60_000, status: 10_000, file: 10_000 }
 /** Provider statuses that mean "keep waiting". Real MiniMax also reports Preparing before Queueing. */
 export const VIDEO_PENDING_STATUSES: ReadonlySet<string> = new Set(['Preparing', 'Queueing', 'Processing']);
 
+/**
+ * MiniMax's text-to-video models and what they take beyond `model`, `prompt` and `prompt_optimizer`
+ * (https://platform.minimax.io/docs/api-reference/video-generation-t2v). The first generation
+ * (`video-01`, the spec's model, and its `T2V-01` names) renders a fixed 6 s at 720P and takes no
+ * duration or resolution; Hailuo takes 6 or 10 s at 768P, or 6 s at 1080P, and `fast_pretreatment`
+ * (a quicker prompt optimizer).
+ */
+export const MINIMAX_VIDEO_MODELS = {
+  'video-01': { sizable: false },
+  'T2V-01': { sizable: false },
+  'T2V-01-Director': { sizable: false },
+  'MiniMax-Hailuo-02': { sizable: true },
+  'MiniMax-Hailuo-2.3': { sizable: true },
+} as const satisfies Record<string, { sizable: boolean }>;
+export type MiniMaxVideoModel = keyof typeof MINIMAX_VIDEO_MODELS;
+export const MINIMAX_VIDEO_MODEL_IDS = Object.keys(MINIMAX_VIDEO_MODELS) as MiniMaxVideoModel[];
+
+export function isMiniMaxVideoModel(model: string): model is MiniMaxVideoModel {
+  return Object.hasOwn(MINIMAX_VIDEO_MODELS, model);
+}
+
+const HAILUO_DURATIONS = [6, 10] as const;
+/** 1080P renders only 6 s clips. */
+const FULL_HD_DURATION = 6;
+
 const REAL_VIDEO_PATTERN = /\b(real|realistic|actual)\b/i;
-export const REAL_VIDEO_WORDING =
-  'cinematic quality, professional video production, realistic lighting, high production value';
+/** Spec §5: the cinematic professional-video wording, appended phrase by phrase as far as it fits. */
+export const REAL_VIDEO_PHRASES = [
+  'cinematic quality',
+  'professional video production',
+  'realistic lighting',
+  'high production value',
+] as const;
 
 export interface VideoRequestOptions {
   prompt: string;
@@ -26,24 +57,26 @@ export interface VideoRequestOptions {
   style: string;
 }
 
-/** The MiniMax POST /video_generation body (spec §7, §9). */
+/**
+ * The MiniMax POST /v1/video_generation body: only fields the API documents. The spec's
+ * generation_type, quality, max_frames, style_preset, fps and optimization_level are not API fields;
+ * README ("What the providers are sent") says what each became.
+ */
 export interface MiniMaxVideoBody {
-  model: string;
+  model: MiniMaxVideoModel;
   prompt: string;
   prompt_optimizer: boolean;
-  generation_type: 'fast' | 'standard';
-  quality: VideoQuality;
-  max_frames: number;
-  style_preset: string;
-  resolution: '1920x1080' | '1280x720';
-  fps: number;
-  optimization_level: 'high' | 'standard';
+  duration?: (typeof HAILUO_DURATIONS)[number];
+  resolution?: '768P' | '1080P';
+  fast_pretreatment?: boolean;
 }
 
 export interface VideoPlan {
   isRealVideo: boolean;
   /** Spec §5: real video is delivered as mxf, everything else as mp4. */
   format: 'mxf' | 'mp4';
+  /** The quality the spec's rules settled on (real video is always hd). */
+  quality: VideoQuality;
   body: MiniMaxVideoBody;
 }
 
@@ -51,27 +84,30 @@ export function isRealVideoPrompt(prompt: string): boolean {
   return REAL_VIDEO_PATTERN.test(prompt);
 }
 
-export function planVideo(request: VideoRequestOptions): VideoPlan {
+/** Hailuo's nearest length to the one asked for; at 1080P only 6 s exists. */
+function hailuoDuration(seconds: number, resolution: '768P' | '1080P'): (typeof HAILUO_DURATIONS)[number] {
+  if (resolution === '1080P') return FULL_HD_DURATION;
+  return seconds >= (HAILUO_DURATIONS[0] + HAILUO_DURATIONS[1]) / 2 ? HAILUO_DURATIONS[1] : HAILUO_DURATIONS[0];
+}
+
+export function planVideo(request: VideoRequestOptions, model: MiniMaxVideoModel = VIDEO_MODEL): VideoPlan {
   const isRealVideo = isRealVideoPrompt(request.prompt);
   // Spec §5: real video always renders in hd, whatever quality was asked for.
   const quality: VideoQuality = isRealVideo ? 'hd' : request.quality;
-  const hd = quality === 'hd';
-  return {
-    isRealVideo,
-    format: isRealVideo ? 'mxf' : 'mp4',
-    body: {
-      model: VIDEO_MODEL,
-      prompt: isRealVideo ? `${request.prompt.trim()}, ${REAL_VIDEO_WORDING}` : request.prompt.trim(),
-      prompt_optimizer: true,
-      generation_type: quality === 'draft' ? 'fast' : 'standard',
-      quality,
-      max_frames: Math.min(request.durationSeconds * VIDEO_FPS, MAX_VIDEO_FRAMES),
-      style_preset: request.style,
-      resolution: hd ? '1920x1080' : '1280x720',
-      fps: VIDEO_FPS,
-      optimization_level: hd ? 'high' : 'standard',
-    },
+  const prompt = request.prompt.trim();
+  const body: MiniMaxVideoBody = {
+    model,
+    prompt: isRealVideo ? appendWithinLimit(prompt, REAL_VIDEO_PHRASES) : prompt,
+    prompt_optimizer: true,
   };
+  if (MINIMAX_VIDEO_MODELS[model].sizable) {
+    const resolution = quality === 'hd' ? '1080P' : '768P';
+    body.duration = hailuoDuration(request.durationSeconds, resolution);
+    body.resolution = resolution;
+    // The spec's draft ("generation_type fast") has no speed switch in the API; this is the nearest one.
+    if (quality === 'draft') body.fast_pretreatment = true;
+  }
+  return { isRealVideo, format: isRealVideo ? 'mxf' : 'mp4', quality, body };
 }
 
 /**

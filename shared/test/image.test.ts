@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_DEFAULTS, buildStabilityBody, imageDownloadName, moderatePrompt, sanitizeImagePrompt } from '../src';
+import {
+  DEFAULT_STABILITY_ENGINE,
+  MAX_PROMPT_LENGTH,
+  PROVIDER_PROMPT_LIMIT,
+  SDXL_DIMENSIONS,
+  buildStabilityBody,
+  imageDownloadName,
+  moderatePrompt,
+  sanitizeImagePrompt,
+} from '../src';
 
 describe('prompt moderation (spec §5)', () => {
   it('blocks any listed word, case-insensitively, naming every match', () => {
@@ -44,20 +53,21 @@ describe('image prompt sanitizing', () => {
 });
 
 describe('Stability payload (spec §7, §9)', () => {
-  it('uses the spec defaults', () => {
+  it('uses the spec defaults, without the CLIP guidance SDXL does not support', () => {
     const body = buildStabilityBody('a fox', {}, 7);
-    expect(body).toMatchObject({
+    expect(body).toEqual({
+      text_prompts: sanitizeImagePrompt('a fox'),
       width: 1024,
       height: 1024,
       steps: 40,
       cfg_scale: 8,
       samples: 1,
       style_preset: 'photographic',
-      clip_guidance_preset: 'FAST_BLUE',
       sampler: 'DDIM',
       seed: 7,
     });
-    expect(IMAGE_DEFAULTS.width).toBe(1024);
+    expect(body).not.toHaveProperty('clip_guidance_preset');
+    expect(DEFAULT_STABILITY_ENGINE).toBe('stable-diffusion-xl-1024-v1-0');
   });
 
   it('honours the optional fields', () => {
@@ -67,6 +77,43 @@ describe('Stability payload (spec §7, §9)', () => {
       1,
     );
     expect(body).toMatchObject({ width: 768, height: 1344, steps: 20, cfg_scale: 5, style_preset: 'anime' });
+  });
+
+  it.each([
+    [512, 512, 1024, 1024],
+    [768, 1024, 896, 1152],
+    [2048, 1024, 1344, 768],
+    [512, 2048, 640, 1536],
+    [1216, 832, 1216, 832],
+  ])('sends SDXL the allowed pair nearest in shape to %ix%i: %ix%i', (width, height, sentWidth, sentHeight) => {
+    expect(buildStabilityBody('a fox', { width, height }, 1)).toMatchObject({ width: sentWidth, height: sentHeight });
+  });
+
+  it('sends SDXL one of its nine sizes for every size the API accepts', () => {
+    const sides = Array.from({ length: (2048 - 512) / 64 + 1 }, (_, index) => 512 + index * 64);
+    const allowed = new Set(SDXL_DIMENSIONS.map(([width, height]) => `${width}x${height}`));
+    for (const width of sides) {
+      for (const height of sides) {
+        const body = buildStabilityBody('a fox', { width, height }, 1, 'stable-diffusion-xl-1024-v1-0');
+        expect(allowed.has(`${body.width}x${body.height}`)).toBe(true);
+      }
+    }
+  });
+
+  it("sends SD 1.6 the spec's CLIP guidance and sizes within 320..1536", () => {
+    const body = buildStabilityBody('a fox', { width: 2048, height: 640 }, 1, 'stable-diffusion-v1-6');
+    expect(body).toMatchObject({ width: 1536, height: 640, clip_guidance_preset: 'FAST_BLUE' });
+  });
+
+  it("keeps the prompt with its boosters within Stability's 2,000 characters, the user's words whole", () => {
+    const longest = `portrait of a woman ${'x'.repeat(MAX_PROMPT_LENGTH - 20)}`;
+    expect(longest).toHaveLength(MAX_PROMPT_LENGTH);
+    const [positive] = buildStabilityBody(longest, {}, 1).text_prompts;
+    expect(positive!.text).toBe(longest);
+    const shorter = longest.slice(0, MAX_PROMPT_LENGTH - 40);
+    const [withSome] = buildStabilityBody(shorter, {}, 1).text_prompts;
+    expect(withSome!.text).toBe(`${shorter}, highly detailed, sharp focus`);
+    expect(withSome!.text.length).toBeLessThanOrEqual(PROVIDER_PROMPT_LIMIT);
   });
 
   it('names downloads with the product prefix and a timestamp', () => {

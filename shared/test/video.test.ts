@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isRealVideoPrompt, planVideo, videoPollProgress, VIDEO_MAX_POLLS, VIDEO_POLL_INTERVAL_MS } from '../src';
+import {
+  MAX_PROMPT_LENGTH,
+  MINIMAX_VIDEO_MODEL_IDS,
+  PROVIDER_PROMPT_LIMIT,
+  REAL_VIDEO_PHRASES,
+  isRealVideoPrompt,
+  planVideo,
+  videoPollProgress,
+  VIDEO_MAX_POLLS,
+  VIDEO_POLL_INTERVAL_MS,
+} from '../src';
 
 const base = {
   prompt: 'a paper boat on a river',
@@ -9,34 +19,43 @@ const base = {
 };
 
 describe('video rules (spec §5, §9)', () => {
-  it('builds the MiniMax payload for a standard video', () => {
+  it('sends video-01 only the fields MiniMax documents: model, prompt, prompt_optimizer', () => {
     expect(planVideo(base)).toEqual({
       isRealVideo: false,
       format: 'mp4',
-      body: {
-        model: 'video-01',
-        prompt: 'a paper boat on a river',
+      quality: 'standard',
+      body: { model: 'video-01', prompt: 'a paper boat on a river', prompt_optimizer: true },
+    });
+  });
+
+  it('sends no field the API does not take, whatever the quality (generation_type, fps, max_frames…)', () => {
+    for (const quality of ['draft', 'standard', 'hd'] as const) {
+      for (const model of MINIMAX_VIDEO_MODEL_IDS) {
+        const body = planVideo({ ...base, quality }, model).body;
+        const allowed = ['model', 'prompt', 'prompt_optimizer', 'duration', 'resolution', 'fast_pretreatment'];
+        expect(Object.keys(body).filter((key) => !allowed.includes(key))).toEqual([]);
+      }
+    }
+  });
+
+  it.each([
+    ['standard', 6, { duration: 6, resolution: '768P' }],
+    ['standard', 7, { duration: 6, resolution: '768P' }],
+    ['standard', 8, { duration: 10, resolution: '768P' }],
+    ['standard', 120, { duration: 10, resolution: '768P' }],
+    ['draft', 6, { duration: 6, resolution: '768P', fast_pretreatment: true }],
+    ['hd', 6, { duration: 6, resolution: '1080P' }],
+    // 1080P renders only 6 s clips: hd wins over the length asked for.
+    ['hd', 10, { duration: 6, resolution: '1080P' }],
+  ] as const)('maps %s, %i s onto a Hailuo model as %o', (quality, durationSeconds, expected) => {
+    for (const model of ['MiniMax-Hailuo-02', 'MiniMax-Hailuo-2.3'] as const) {
+      expect(planVideo({ ...base, quality, durationSeconds }, model).body).toEqual({
+        model,
+        prompt: base.prompt,
         prompt_optimizer: true,
-        generation_type: 'standard',
-        quality: 'standard',
-        max_frames: 180,
-        style_preset: 'cinematic',
-        resolution: '1280x720',
-        fps: 30,
-        optimization_level: 'standard',
-      },
-    });
-  });
-
-  it('renders hd at 1920x1080 with high optimization', () => {
-    expect(planVideo({ ...base, quality: 'hd' }).body).toMatchObject({
-      resolution: '1920x1080',
-      optimization_level: 'high',
-    });
-  });
-
-  it('makes draft fast', () => {
-    expect(planVideo({ ...base, quality: 'draft' }).body.generation_type).toBe('fast');
+        ...expected,
+      });
+    }
   });
 
   it('treats real, realistic or actual as real video: cinematic wording, mxf, always hd', () => {
@@ -44,16 +63,21 @@ describe('video rules (spec §5, §9)', () => {
       const plan = planVideo({ ...base, prompt, quality: 'draft' });
       expect(plan.isRealVideo).toBe(true);
       expect(plan.format).toBe('mxf');
-      expect(plan.body.quality).toBe('hd');
-      expect(plan.body.resolution).toBe('1920x1080');
-      expect(plan.body.prompt).toContain('professional video');
+      expect(plan.quality).toBe('hd');
+      expect(plan.body.prompt).toBe(`${prompt}, ${REAL_VIDEO_PHRASES.join(', ')}`);
+      expect(planVideo({ ...base, prompt, quality: 'draft' }, 'MiniMax-Hailuo-02').body.resolution).toBe('1080P');
     }
     expect(isRealVideoPrompt('a surreal dream')).toBe(false);
   });
 
-  it('caps max_frames at 3600', () => {
-    expect(planVideo({ ...base, durationSeconds: 10 }).body.max_frames).toBe(300);
-    expect(planVideo({ ...base, durationSeconds: 121 }).body.max_frames).toBe(3600);
+  it("keeps a maximal real-video prompt within the 2,000 characters MiniMax takes, the user's words whole", () => {
+    const words = `a real ${'x'.repeat(MAX_PROMPT_LENGTH - 7)}`;
+    expect(words).toHaveLength(MAX_PROMPT_LENGTH);
+    expect(planVideo({ ...base, prompt: words }).body.prompt).toBe(words);
+    const roomForOne = `a real ${'x'.repeat(MAX_PROMPT_LENGTH - 7 - 40)}`;
+    const prompt = planVideo({ ...base, prompt: roomForOne }).body.prompt;
+    expect(prompt.length).toBeLessThanOrEqual(PROVIDER_PROMPT_LIMIT);
+    expect(prompt).toBe(`${roomForOne}, cinematic quality`);
   });
 
   it('polls every 2 s, at most 360 times', () => {

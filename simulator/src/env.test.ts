@@ -6,7 +6,14 @@ describe('readSimulatorEnv', () => {
     expect(readSimulatorEnv({})).toEqual({
       port: 4010,
       host: '127.0.0.1',
-      options: { latencyMs: 0, videoQueueingMs: 1000, videoProcessingMs: 3000, faults: [], logger: true },
+      options: {
+        latencyMs: 0,
+        videoQueueingMs: 1000,
+        videoProcessingMs: 3000,
+        faults: [],
+        rateLimits: { stability: { max: 150, windowMs: 10_000, lockoutMs: 60_000 } },
+        logger: true,
+      },
     });
   });
 
@@ -18,6 +25,7 @@ describe('readSimulatorEnv', () => {
       SIMULATOR_VIDEO_QUEUEING_MS: '10',
       SIMULATOR_VIDEO_PROCESSING_MS: '30',
       SIMULATOR_FAULTS: '[{"route":"speech","fault":"http429","times":2,"retryAfterSeconds":3}]',
+      SIMULATOR_RATE_LIMITS: '{"minimax":{"max":20,"windowMs":60000}}',
     });
     expect(env).toMatchObject({ port: 5000, host: '0.0.0.0' });
     expect(env.options).toMatchObject({
@@ -25,7 +33,9 @@ describe('readSimulatorEnv', () => {
       videoQueueingMs: 10,
       videoProcessingMs: 30,
       faults: [{ route: 'speech', fault: 'http429', times: 2, retryAfterSeconds: 3 }],
+      rateLimits: { minimax: { max: 20, windowMs: 60_000, lockoutMs: 0 } },
     });
+    expect(readSimulatorEnv({ SIMULATOR_RATE_LIMITS: 'off' }).options.rateLimits).toBe('off');
   });
 
   it.each([
@@ -36,6 +46,11 @@ describe('readSimulatorEnv', () => {
     [{ SIMULATOR_FAULTS: '{"route":"image"}' }, /SIMULATOR_FAULTS must be a JSON array/],
     [{ SIMULATOR_FAULTS: '[oops' }, /SIMULATOR_FAULTS .*not valid JSON/],
     [{ SIMULATOR_FAULTS: '[{"route":"image","fault":"hang"},{"route":"image"}]' }, /SIMULATOR_FAULTS\[1\]: fault/],
+    [
+      { SIMULATOR_RATE_LIMITS: '{"stabilty":{"max":1,"windowMs":1}}' },
+      /SIMULATOR_RATE_LIMITS: unknown provider stabilty/,
+    ],
+    [{ SIMULATOR_RATE_LIMITS: '{"stability":{"max":0,"windowMs":1}}' }, /SIMULATOR_RATE_LIMITS\.stability/],
   ])('names the bad variable in %o', (env, message) => {
     expect(() => readSimulatorEnv(env)).toThrow(message);
   });

@@ -1,5 +1,11 @@
 import { InvalidFaultRuleError, parseFaultRule } from './faults/parseFaultRule';
-import type { FaultRule, SimulatorOptions } from './types';
+import {
+  DOCUMENTED_RATE_LIMITS,
+  RATE_LIMITED_PROVIDERS,
+  type FaultRule,
+  type RateLimits,
+  type SimulatorOptions,
+} from './types';
 
 export interface SimulatorEnv {
   port: number;
@@ -23,6 +29,7 @@ export function readSimulatorEnv(env: Env): SimulatorEnv {
       videoQueueingMs: readInteger(env, 'SIMULATOR_VIDEO_QUEUEING_MS', 1000),
       videoProcessingMs: readInteger(env, 'SIMULATOR_VIDEO_PROCESSING_MS', 3000),
       faults: readFaults(env, 'SIMULATOR_FAULTS'),
+      rateLimits: readRateLimits(env, 'SIMULATOR_RATE_LIMITS'),
       logger: true,
     },
   };
@@ -56,4 +63,37 @@ function readFaults(env: Env, name: string): FaultRule[] {
       throw new InvalidEnvError(`${name}[${index}]: ${error.message}`);
     }
   });
+}
+
+/**
+ * `documented` (the default: Stability's 150 per 10 s, 60 s lockout), `off`, or a JSON object such as
+ * `{"stability":{"max":150,"windowMs":10000,"lockoutMs":60000},"minimax":{"max":20,"windowMs":60000,"lockoutMs":0}}`.
+ */
+function readRateLimits(env: Env, name: string): RateLimits | 'off' {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw === 'documented') return DOCUMENTED_RATE_LIMITS;
+  if (raw === 'off') return 'off';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new InvalidEnvError(`${name} must be documented, off, or a JSON object of limits; it is not valid JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidEnvError(`${name} must be documented, off, or a JSON object of limits`);
+  }
+  const limits: RateLimits = {};
+  for (const [provider, rule] of Object.entries(parsed)) {
+    const known = RATE_LIMITED_PROVIDERS.find((candidate) => candidate === provider);
+    if (known === undefined) {
+      throw new InvalidEnvError(`${name}: unknown provider ${provider}; use ${RATE_LIMITED_PROVIDERS.join(', ')}`);
+    }
+    const { max, windowMs, lockoutMs = 0 } = (rule ?? {}) as Record<string, unknown>;
+    const positive = (value: unknown) => Number.isInteger(value) && (value as number) >= 1;
+    if (!positive(max) || !positive(windowMs) || !Number.isInteger(lockoutMs) || (lockoutMs as number) < 0) {
+      throw new InvalidEnvError(`${name}.${provider}: needs integers max >= 1, windowMs >= 1, lockoutMs >= 0`);
+    }
+    limits[known] = { max: max as number, windowMs: windowMs as number, lockoutMs: lockoutMs as number };
+  }
+  return limits;
 }

@@ -1,2 +1,11 @@
 export { createSimulator } from './simulator';
-export type { FaultKind, FaultRule, Simulator, SimulatorOptions, SimulatorStats } from './types';
+export { DOCUMENTED_RATE_LIMITS } from './types';
+export type {
+  FaultKind,
+  FaultRule,
+  RateLimitRule,
+  RateLimits,
+  Simulator,
+  SimulatorOptions,
+  SimulatorStats,
+} from './types';

@@ -1,6 +1,12 @@
 import { InvalidEnvError, readSimulatorEnv } from './env';
 import { createSimulator } from './simulator';
 
+// A stand-in for paid providers that accepts any key and serves a fault-injection API: never in production.
+if (process.env.MEDIAGEN_MODE !== 'development') {
+  console.error('simulator: refusing to start: the provider simulator only runs when MEDIAGEN_MODE=development');
+  process.exit(1);
+}
+
 function readEnvOrExit() {
   try {
     return readSimulatorEnv(process.env);

@@ -9,7 +9,15 @@ import { VideoTaskStore } from './minimax/videoTaskStore';
 import { openAiRoutes } from './openai/openAiRoutes';
 import { stabilityRoutes } from './stability/stabilityRoutes';
 import { StatsCounter } from './stats';
-import type { Simulator, SimulatorOptions } from './types';
+import { KeyRateLimiter } from './limits/keyRateLimiter';
+import {
+  DOCUMENTED_RATE_LIMITS,
+  RATE_LIMITED_PROVIDERS,
+  type RateLimitedProvider,
+  type RateLimits,
+  type Simulator,
+  type SimulatorOptions,
+} from './types';
 
 const DEFAULTS = { latencyMs: 0, videoQueueingMs: 1000, videoProcessingMs: 3000 } as const;
 const VIDEO_FIXTURE = new URL('../fixtures/sample.mp4', import.meta.url);
@@ -23,16 +31,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   for (const rule of options.faults ?? []) faults.add(rule);
   const stats = new StatsCounter();
   const hangingSockets = new Set<Socket>();
-  const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets });
+  const limiters = rateLimiters(options.rateLimits ?? DOCUMENTED_RATE_LIMITS);
+  const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets, limiters });
   const tasks = new VideoTaskStore({ queueingMs, processingMs });
 
-  const app = Fastify({ logger: options.logger ?? false });
+  // A stand-in closes at once: a client that gave up mid-request (a cancel, a timeout) leaves nothing to wait for.
+  const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   void app.register(stabilityRoutes(gate));
   void app.register(
     miniMaxRoutes({ gate, tasks, video: readFileSync(VIDEO_FIXTURE), onTaskCreated: () => stats.countVideoTask() }),
   );
   void app.register(openAiRoutes(gate));
-  void app.register(controlRoutes({ faults, stats }));
+  void app.register(
+    controlRoutes({ faults, stats, resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()) }),
+  );
 
   let url: string | undefined;
 
@@ -59,6 +71,16 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
   };
+}
+
+function rateLimiters(limits: RateLimits | 'off'): Partial<Record<RateLimitedProvider, KeyRateLimiter>> {
+  if (limits === 'off') return {};
+  return Object.fromEntries(
+    RATE_LIMITED_PROVIDERS.filter((provider) => limits[provider] !== undefined).map((provider) => [
+      provider,
+      new KeyRateLimiter(limits[provider]!),
+    ]),
+  );
 }
 
 function durationOption(name: string, value: number): number {

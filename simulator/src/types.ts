@@ -9,8 +9,30 @@ export interface SimulatorOptions {
   videoProcessingMs?: number;
   /** Faults active from the start, in priority order. */
   faults?: FaultRule[];
+  /**
+   * The request limits enforced per API key. Default DOCUMENTED_RATE_LIMITS (Stability's, the same for
+   * every account); `off` enforces none. MiniMax's and OpenAI's depend on the account's tier.
+   */
+  rateLimits?: RateLimits | 'off';
   logger?: boolean;
 }
+
+export const RATE_LIMITED_PROVIDERS = ['stability', 'minimax', 'openai'] as const;
+export type RateLimitedProvider = (typeof RATE_LIMITED_PROVIDERS)[number];
+
+/** At most `max` requests per key in any `windowMs`; past that the key is refused for `lockoutMs`. */
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+  lockoutMs: number;
+}
+export type RateLimits = Partial<Record<RateLimitedProvider, RateLimitRule>>;
+
+/**
+ * Stability: "150 requests per 10 seconds. Exceeding this limit results in a 429 response, followed by a
+ * timeout lasting 60 seconds" (https://stabilityplatform.freshdesk.com/support/solutions/articles/150000186026).
+ */
+export const DOCUMENTED_RATE_LIMITS: RateLimits = { stability: { max: 150, windowMs: 10_000, lockoutMs: 60_000 } };
 
 export const FAULT_KINDS = [
   'http500',
@@ -20,6 +42,9 @@ export const FAULT_KINDS = [
   'fail-status',
   'unknown-status',
   'malformed',
+  'minimax-code',
+  'content-filtered',
+  'insufficient-quota',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -42,11 +67,17 @@ export interface FaultRule {
   retryAfterSeconds?: number;
   /** For unknown-status, the status to report. Default "Mystery". */
   status?: string;
+  /** For minimax-code, the `base_resp.status_code` to answer with (MiniMax's error code table). */
+  code?: number;
 }
 
 export interface SimulatorStats {
   requests: Record<ProviderRoute, number>;
   videoTasksCreated: number;
+  /** Requests refused by the enforced rate limits (not by http429 faults). */
+  rateLimited: Record<ProviderRoute, number>;
+  /** Times a key went over its limit and was locked out. */
+  lockouts: number;
 }
 
 export interface Simulator {

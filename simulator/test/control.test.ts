@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../src/index';
-import { imageBody, postJson, startSimulator, videoBody } from './helpers';
-
-const IMAGE_PATH = '/v1/generation/any/text-to-image';
+import { SDXL_PATH, imageBody, postJson, startSimulator, videoBody } from './helpers';
 
 describe('control API', () => {
   it('POST /__sim/faults adds a rule and DELETE clears them', async () => {
     const { url } = await startSimulator();
     const added = await postJson(`${url}/__sim/faults`, { route: 'image', fault: 'http500' }, {});
     expect(added.status).toBe(204);
-    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(500);
-    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(500);
+    expect((await postJson(`${url}${SDXL_PATH}`, imageBody())).status).toBe(500);
+    expect((await postJson(`${url}${SDXL_PATH}`, imageBody())).status).toBe(500);
 
     expect((await fetch(`${url}/__sim/faults`, { method: 'DELETE' })).status).toBe(204);
-    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+    expect((await postJson(`${url}${SDXL_PATH}`, imageBody())).status).toBe(200);
   });
 
   it('rejects a malformed rule with 400 and a reason', async () => {
@@ -34,19 +32,22 @@ describe('control API', () => {
     const { url } = simulator;
     await postJson(`${url}/v1/video_generation`, videoBody());
     await postJson(`${url}/v1/video_generation`, videoBody());
-    await postJson(`${url}${IMAGE_PATH}`, imageBody());
+    await postJson(`${url}${SDXL_PATH}`, imageBody());
 
     const stats = await (await fetch(`${url}/__sim/stats`)).json();
+    const none = { image: 0, 'video.create': 0, 'video.query': 0, 'video.file': 0, 'video.download': 0, speech: 0 };
     expect(stats).toEqual({
-      requests: { image: 1, 'video.create': 2, 'video.query': 0, 'video.file': 0, 'video.download': 0, speech: 0 },
+      requests: { ...none, image: 1, 'video.create': 2 },
       videoTasksCreated: 1,
+      rateLimited: none,
+      lockouts: 0,
     });
     expect(simulator.stats()).toEqual(stats);
 
     simulator.injectFault({ route: 'image', fault: 'http500' });
     expect((await postJson(`${url}/__sim/reset`, {}, {})).status).toBe(204);
     expect(simulator.stats().videoTasksCreated).toBe(0);
-    expect((await postJson(`${url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+    expect((await postJson(`${url}${SDXL_PATH}`, imageBody())).status).toBe(200);
   });
 
   it('injectFault refuses a rule that can never apply', () => {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../src/index';
-import { getWithKey, imageBody, postJson, speechBody, startSimulator, videoBody } from './helpers';
-
-const IMAGE_PATH = '/v1/generation/any/text-to-image';
+import { SDXL_PATH, getWithKey, imageBody, postJson, speechBody, startSimulator, videoBody } from './helpers';
 
 describe('faults', () => {
   it('http500 answers 500 with the provider error body', async () => {
     const { url } = await startSimulator();
-    const image = await postJson(`${url}${IMAGE_PATH}`, imageBody(), {
+    const image = await postJson(`${url}${SDXL_PATH}`, imageBody(), {
       authorization: 'Bearer k',
       'x-sim-fault': 'http500',
     });
@@ -43,7 +41,7 @@ describe('faults', () => {
   it('hang never answers: a client with a 300 ms timeout gives up', async () => {
     const { url } = await startSimulator();
     const request = postJson(
-      `${url}${IMAGE_PATH}`,
+      `${url}${SDXL_PATH}`,
       imageBody(),
       { authorization: 'Bearer k', 'x-sim-fault': 'hang' },
       AbortSignal.timeout(300),
@@ -122,7 +120,7 @@ describe('faults', () => {
     simulator.injectFault({ route: 'image', fault: 'http500', times: 2 });
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 3; attempt++) {
-      statuses.push((await postJson(`${simulator.url}${IMAGE_PATH}`, imageBody())).status);
+      statuses.push((await postJson(`${simulator.url}${SDXL_PATH}`, imageBody())).status);
     }
     expect(statuses).toEqual([500, 500, 200]);
   });
@@ -139,28 +137,36 @@ describe('faults', () => {
       statuses.push((await postJson(`${simulator.url}/v1/audio/speech`, speechBody())).status);
     }
     expect(statuses).toEqual([429, 500, 200]);
-    expect((await postJson(`${simulator.url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+    expect((await postJson(`${simulator.url}${SDXL_PATH}`, imageBody())).status).toBe(200);
   });
 
   it('a per-request header neither consumes nor is overridden by configured rules', async () => {
     const simulator = await startSimulator({ faults: [{ route: 'image', fault: 'http500', times: 1 }] });
-    const byHeader = await postJson(`${simulator.url}${IMAGE_PATH}`, imageBody(), {
+    const byHeader = await postJson(`${simulator.url}${SDXL_PATH}`, imageBody(), {
       authorization: 'Bearer k',
       'x-sim-fault': 'http429',
     });
     expect(byHeader.status).toBe(429);
-    expect((await postJson(`${simulator.url}${IMAGE_PATH}`, imageBody())).status).toBe(500);
-    expect((await postJson(`${simulator.url}${IMAGE_PATH}`, imageBody())).status).toBe(200);
+    expect((await postJson(`${simulator.url}${SDXL_PATH}`, imageBody())).status).toBe(500);
+    expect((await postJson(`${simulator.url}${SDXL_PATH}`, imageBody())).status).toBe(200);
+  });
+
+  it("refuses a provider's own fault on another provider's route, and minimax-code without a code", () => {
+    const simulator = createSimulator();
+    expect(() => simulator.injectFault({ route: 'image', fault: 'minimax-code', code: 1026 })).toThrow(/video\.create/);
+    expect(() => simulator.injectFault({ route: 'video.create', fault: 'minimax-code' })).toThrow(/code/);
+    expect(() => simulator.injectFault({ route: 'speech', fault: 'content-filtered' })).toThrow(/image/);
+    expect(() => simulator.injectFault({ route: 'image', fault: 'insufficient-quota' })).toThrow(/speech/);
   });
 
   it('rejects an unknown fault header or a status fault on another route', async () => {
     const { url } = await startSimulator();
-    const unknown = await postJson(`${url}${IMAGE_PATH}`, imageBody(), {
+    const unknown = await postJson(`${url}${SDXL_PATH}`, imageBody(), {
       authorization: 'Bearer k',
       'x-sim-fault': 'explode',
     });
     expect(unknown.status).toBe(400);
-    const wrongRoute = await postJson(`${url}${IMAGE_PATH}`, imageBody(), {
+    const wrongRoute = await postJson(`${url}${SDXL_PATH}`, imageBody(), {
       authorization: 'Bearer k',
       'x-sim-fault': 'fail-status',
     });

@@ -30,19 +30,22 @@ export function getWithKey(url: string, headers: Record<string, string> = {}) {
   return fetch(url, { headers: { ...AUTH, ...headers } });
 }
 
+export const SDXL_PATH = '/v1/generation/stable-diffusion-xl-1024-v1-0/text-to-image';
+export const SD16_PATH = '/v1/generation/stable-diffusion-v1-6/text-to-image';
+
+/** An SDXL request (the worker's default engine), at one of SDXL's nine sizes. */
 export function imageBody(overrides: Record<string, unknown> = {}) {
   return {
     text_prompts: [
       { text: 'a lighthouse at dusk', weight: 1 },
       { text: 'blurry', weight: -1 },
     ],
-    width: 256,
-    height: 192,
+    width: 1024,
+    height: 1024,
     steps: 40,
     cfg_scale: 8,
     samples: 1,
     style_preset: 'photographic',
-    clip_guidance_preset: 'FAST_BLUE',
     sampler: 'DDIM',
     seed: 1234,
     ...overrides,
@@ -50,19 +53,7 @@ export function imageBody(overrides: Record<string, unknown> = {}) {
 }
 
 export function videoBody(overrides: Record<string, unknown> = {}) {
-  return {
-    model: 'video-01',
-    prompt: 'a paper boat on a river',
-    prompt_optimizer: true,
-    generation_type: 'standard',
-    quality: 'standard',
-    max_frames: 180,
-    style_preset: 'cinematic',
-    resolution: '1280x720',
-    fps: 30,
-    optimization_level: 'standard',
-    ...overrides,
-  };
+  return { model: 'video-01', prompt: 'a paper boat on a river', prompt_optimizer: true, ...overrides };
 }
 
 export function speechBody(overrides: Record<string, unknown> = {}) {

@@ -36,7 +36,7 @@ describe('MiniMax video', () => {
     const done = await query(url, taskId);
     expect(done).toMatchObject({ status: 'Success', file_id: expect.any(String), base_resp: { status_code: 0 } });
 
-    const retrieve = await getWithKey(`${url}/v1/files/retrieve?GroupId=group-1&file_id=${done.file_id}`);
+    const retrieve = await getWithKey(`${url}/v1/files/retrieve?file_id=${done.file_id}`);
     const { file } = (await retrieve.json()) as { file: { download_url: string; bytes: number; filename: string } };
     expect(file).toMatchObject({ file_id: done.file_id, filename: 'output.mp4', purpose: 'video_generation' });
     expect(file.download_url.startsWith(`${url}/`)).toBe(true);
@@ -59,7 +59,15 @@ describe('MiniMax video', () => {
 
   it('answers bad input MiniMax style: HTTP 200 with status_code 2013', async () => {
     const { url } = await startSimulator();
-    for (const body of [videoBody({ model: undefined }), videoBody({ prompt: '' }), videoBody({ fps: 'thirty' })]) {
+    for (const body of [
+      videoBody({ model: undefined }),
+      videoBody({ model: 'video-02' }),
+      videoBody({ prompt: '' }),
+      videoBody({ prompt: 'a'.repeat(2001) }),
+      videoBody({ prompt_optimizer: 'yes' }),
+      videoBody({ model: 'MiniMax-Hailuo-02', resolution: '1080P', duration: 10 }),
+      videoBody({ model: 'MiniMax-Hailuo-02', resolution: '1920x1080' }),
+    ]) {
       const response = await postJson(`${url}/v1/video_generation`, body);
       expect(response.status).toBe(200);
       const { base_resp } = (await response.json()) as QueryResponse;
@@ -75,22 +83,56 @@ describe('MiniMax video', () => {
     expect(body.status).toBeUndefined();
   });
 
-  it('refuses file retrieval without GroupId or before the video exists', async () => {
+  it('accepts what the Hailuo models take, and ignores fields and sizes a model does not take', async () => {
+    const { url } = await startSimulator();
+    for (const body of [
+      videoBody({ model: 'MiniMax-Hailuo-02', duration: 10, resolution: '768P' }),
+      videoBody({ model: 'MiniMax-Hailuo-2.3', duration: 6, resolution: '1080P', fast_pretreatment: true }),
+      // The first generation renders a fixed 6 s at 720P and ignores what it is sent instead.
+      videoBody({ fps: 30, max_frames: 180, generation_type: 'fast', resolution: '1280x720', duration: 10 }),
+    ]) {
+      const response = await postJson(`${url}/v1/video_generation`, body);
+      expect(await response.json()).toMatchObject({ task_id: expect.any(String), base_resp: { status_code: 0 } });
+    }
+  });
+
+  it('refuses file retrieval before the video exists', async () => {
     const { url } = await startSimulator({ videoQueueingMs: 10_000 });
     const taskId = await createTask(url);
-    const withoutGroup = await getWithKey(`${url}/v1/files/retrieve?file_id=1`);
-    expect(((await withoutGroup.json()) as QueryResponse).base_resp.status_msg).toMatch(/GroupId/);
     expect((await query(url, taskId)).file_id).toBeUndefined();
-    const unknownFile = await getWithKey(`${url}/v1/files/retrieve?GroupId=g&file_id=${taskId}`);
+    const unknownFile = await getWithKey(`${url}/v1/files/retrieve?file_id=${taskId}`);
     expect(((await unknownFile.json()) as QueryResponse).base_resp.status_code).toBe(2013);
   });
 
-  it('answers HTTP 401 without a key', async () => {
+  it('answers a missing key MiniMax style: HTTP 200 with status_code 1004', async () => {
     const { url } = await startSimulator();
     const create = await postJson(`${url}/v1/video_generation`, videoBody(), {});
-    expect(create.status).toBe(401);
+    expect(create.status).toBe(200);
     expect(((await create.json()) as QueryResponse).base_resp.status_code).toBe(1004);
     const poll = await fetch(`${url}/v1/query/video_generation?task_id=1`);
-    expect(poll.status).toBe(401);
+    expect(poll.status).toBe(200);
+    expect(((await poll.json()) as QueryResponse).base_resp.status_code).toBe(1004);
+  });
+
+  it.each([1000, 1001, 1002, 1004, 1008, 1013, 1026, 1027, 2013, 2049])(
+    'minimax-code %i answers HTTP 200 with that code and its documented message',
+    async (code) => {
+      const { url } = await startSimulator({ faults: [{ route: 'video.create', fault: 'minimax-code', code }] });
+      const response = await postJson(`${url}/v1/video_generation`, videoBody());
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { task_id?: string; base_resp: QueryResponse['base_resp'] };
+      expect(body.task_id).toBeUndefined();
+      expect(body.base_resp).toEqual({ status_code: code, status_msg: expect.stringMatching(/\w/) });
+    },
+  );
+
+  it('enforces a configured task-creation limit with code 1002 in an HTTP 200', async () => {
+    const simulator = await startSimulator({ rateLimits: { minimax: { max: 2, windowMs: 60_000, lockoutMs: 0 } } });
+    await createTask(simulator.url);
+    await createTask(simulator.url);
+    const over = await postJson(`${simulator.url}/v1/video_generation`, videoBody());
+    expect(over.status).toBe(200);
+    expect(await over.json()).toEqual({ base_resp: { status_code: 1002, status_msg: 'rate limit' } });
+    expect(simulator.stats()).toMatchObject({ videoTasksCreated: 2, rateLimited: { 'video.create': 1 }, lockouts: 0 });
   });
 });

@@ -40,4 +40,23 @@ describe('OpenAI speech', () => {
       error: { message: expect.any(String), type: 'invalid_request_error', param, code },
     });
   });
+
+  it('tells an account out of credit from a rate limit: both 429, told apart by code', async () => {
+    const { url } = await startSimulator({ faults: [{ route: 'speech', fault: 'insufficient-quota', times: 1 }] });
+    const broke = await postJson(`${url}/v1/audio/speech`, speechBody());
+    expect(broke.status).toBe(429);
+    expect(await broke.json()).toEqual({
+      error: {
+        message: expect.stringMatching(/current quota/),
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    });
+    const limited = await postJson(`${url}/v1/audio/speech`, speechBody(), {
+      authorization: 'Bearer k',
+      'x-sim-fault': 'http429',
+    });
+    expect(await limited.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+  });
 });

@@ -1,15 +1,91 @@
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
+  EnvReader,
+  isLoopbackHost,
+  readCommonSettings,
+  wholeNumber,
+  type CommonSettings,
+  type Env,
+} from '@mediagen/core';
+import {
   GENERATION_KINDS,
+  PLAN_IDS,
   VIDEO_MAX_POLLS,
   VIDEO_POLL_INTERVAL_MS,
-  isPlaceholderValue,
   type GenerationKind,
+  type PlanId,
 } from '@mediagen/shared';
+import { readProviderSettings, type ProviderSettings } from './providers/provider-config';
+import type { ProviderLimitSettings } from './providers/provider-rate-limiter';
 
-const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:4010';
+export { ConfigError as WorkerConfigError } from '@mediagen/core';
+export type { ProviderEndpoint } from './providers/provider-config';
+/**
+ * Where MiniMax serves generated files from: its own domains and the Alibaba Cloud object storage behind
+ * its mainland region. A suffix allows the domain and its subdomains; confirm with `pnpm smoke:providers`.
+ */
+const DEFAULT_VIDEO_DOWNLOAD_HOSTS =
+  'minimax.io,minimaxi.com,minimax.chat,minimaxi.chat,hailuoai.video,hailuoai.com,aliyuncs.com';
 
+export interface BreakerSettings {
+  /** Percentage of failed calls in the window above which the breaker opens. */
+  failureThresholdPercent: number;
+  /** Calls needed in the window before the percentage counts, so one early failure cannot open it. */
+  volumeThreshold: number;
+  windowMs: number;
+  cooldownMs: number;
+}
+
+/** What a provider's file download may reach (the video file the provider's answer points at). */
+export interface DownloadPolicy {
+  /** Host suffixes files may come from, over https. */
+  allowedHosts: string[];
+  /** `host:port`s reachable over plain http and on private addresses: local stand-ins, in development only. */
+  developmentHosts: string[];
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+export interface WorkerConfig extends CommonSettings {
+  artifactsDir: string;
+  kinds: GenerationKind[];
+  concurrency: Record<GenerationKind, number>;
+  shutdownGraceMs: number;
+  /** Recorded on each job it runs (BullMQ processedBy); default host:pid. */
+  workerName: string;
+  /** BullMQ lock duration and stalled-check interval: how soon a job of a crashed worker is taken over. */
+  lockMs: number;
+  /** null: no metrics endpoint. */
+  metrics: { port: number; host: string; token: string | null } | null;
+  jobDeadlineMs: number;
+  /** Provider calls that may cost money one generation may make; a retry past it fails the job. */
+  maxPaidCalls: number;
+  /** How often the reconciler runs, and how long a generation must be untouched before it checks it. */
+  reconciler: { intervalMs: number; staleAfterMs: number };
+  /** Days a plan's results are kept before retention deletes their files (records stay); absent: kept. */
+  artifactRetentionDays: Partial<Record<PlanId, number>>;
+  breaker: BreakerSettings;
+  /** Pause of a queue after a 429 without a usable Retry-After. */
+  defaultRetryAfterMs: number;
+  /** Static per-kind limits from RATE_LIMIT_<KIND>. */
+  rateLimits: Partial<Record<GenerationKind, { max: number; duration: number }>>;
+  videoPolling: { intervalMs: number; maxPolls: number };
+  videoDownload: DownloadPolicy;
+  stability: ProviderSettings['stability'];
+  minimax: ProviderSettings['minimax'];
+  openai: ProviderSettings['openai'];
+  /** Each provider's documented rate limit, shared by every worker process (provider-rate-limiter.ts). */
+  providerLimits: ProviderLimitSettings;
+}
+
+const percent = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, { error: 'must be a number' })
+  .transform(Number)
+  .pipe(z.number().min(1, { error: 'must be at least 1' }).max(100, { error: 'must be at most 100' }));
 const kindList = z
   .string()
   .transform((value) =>
@@ -18,7 +94,17 @@ const kindList = z
       .map((kind) => kind.trim())
       .filter(Boolean),
   )
-  .pipe(z.array(z.enum(GENERATION_KINDS)).min(1));
+  .pipe(z.array(z.enum(GENERATION_KINDS, { error: `must list kinds among ${GENERATION_KINDS.join(', ')}` })).min(1));
+
+const hostList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((host) => host.trim().toLowerCase().replace(/^\*\./, ''))
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[a-z0-9.-]+$/, { error: 'must be a comma list of host names' })).min(1));
 
 /** `max/durationMs`, e.g. `10/1000`: at most 10 jobs of that kind start per second, across all workers. */
 const rateLimit = z
@@ -30,150 +116,86 @@ const rateLimit = z
   })
   .refine((limit) => limit.max >= 1 && limit.duration >= 1, 'max and durationMs must both be at least 1');
 
-const envSchema = z.object({
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().min(1).default('mediagen'),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  WORKER_KINDS: kindList.default(['image', 'video', 'speech']),
-  CONCURRENCY_IMAGE: z.coerce.number().int().min(1).max(500).default(4),
-  CONCURRENCY_VIDEO: z.coerce.number().int().min(1).max(500).default(20),
-  CONCURRENCY_SPEECH: z.coerce.number().int().min(1).max(500).default(4),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
-  WORKER_NAME: z.string().min(1).optional(),
-  WORKER_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
-  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
-  WORKER_METRICS_HOST: z.string().min(1).default('0.0.0.0'),
-  JOB_DEADLINE_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(15 * 60_000),
-  BREAKER_FAILURE_THRESHOLD: z.coerce.number().min(1).max(100).default(50),
-  BREAKER_VOLUME_THRESHOLD: z.coerce.number().int().min(1).default(10),
-  BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
-  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),
-  RATE_LIMIT_DEFAULT_MS: z.coerce.number().int().min(1).default(1000),
-  RATE_LIMIT_IMAGE: rateLimit.optional(),
-  RATE_LIMIT_VIDEO: rateLimit.optional(),
-  RATE_LIMIT_SPEECH: rateLimit.optional(),
-  VIDEO_POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(VIDEO_POLL_INTERVAL_MS),
-  VIDEO_MAX_POLLS: z.coerce.number().int().min(1).default(VIDEO_MAX_POLLS),
-  SIMULATOR_URL: z.string().url().default(DEFAULT_SIMULATOR_URL),
-  STABILITY_API_KEY: z.string().optional(),
-  STABILITY_API_BASE: z.string().url().default('https://api.stability.ai'),
-  STABILITY_ENGINE: z.string().min(1).default('stable-diffusion-xl-1024-v1-0'),
-  STABILITY_TIMEOUT_MS: z.coerce.number().int().min(1).default(120_000),
-  MINIMAX_API_KEY: z.string().optional(),
-  MINIMAX_GROUP_ID: z.string().optional(),
-  MINIMAX_API_BASE: z.string().url().default('https://api.minimax.chat/v1'),
-  OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
-});
-
-export interface ProviderEndpoint {
-  baseUrl: string;
-  apiKey: string;
-  simulated: boolean;
-}
-
-export interface BreakerSettings {
-  /** Percentage of failed calls in the window above which the breaker opens. */
-  failureThresholdPercent: number;
-  /** Calls needed in the window before the percentage counts, so one early failure cannot open it. */
-  volumeThreshold: number;
-  windowMs: number;
-  cooldownMs: number;
-}
-
-export interface WorkerConfig {
-  redisUrl: string;
-  queuePrefix: string;
-  artifactsDir: string;
-  kinds: GenerationKind[];
-  concurrency: Record<GenerationKind, number>;
-  shutdownGraceMs: number;
-  /** Recorded on each job it runs (BullMQ processedBy); default host:pid. */
-  workerName: string;
-  /** BullMQ lock duration and stalled-check interval: how soon a job of a crashed worker is taken over. */
-  lockMs: number;
-  /** null: no metrics endpoint. */
-  metrics: { port: number; host: string } | null;
-  jobDeadlineMs: number;
-  breaker: BreakerSettings;
-  /** Pause of a queue after a 429 without a usable Retry-After. */
-  defaultRetryAfterMs: number;
-  /** Static per-kind limits from RATE_LIMIT_<KIND>. */
-  rateLimits: Partial<Record<GenerationKind, { max: number; duration: number }>>;
-  videoPolling: { intervalMs: number; maxPolls: number };
-  stability: ProviderEndpoint & { engine: string; timeoutMs: number };
-  minimax: ProviderEndpoint & { groupId: string };
-  openai: ProviderEndpoint;
-}
-
-export class WorkerConfigError extends Error {
-  override readonly name = 'WorkerConfigError';
-}
-
-function hasValue(value: string | undefined): value is string {
-  return value !== undefined && !isPlaceholderValue(value);
-}
-
 /**
- * A provider with no key set is served by the simulator, so a fresh clone runs end to end offline.
- * A key that is set but looks like a placeholder is a mistake, not a request for the simulator.
+ * Reads and checks the worker's environment once and names every problem in one error. A provider
+ * without a key is served by the simulator only in development mode (provider-config.ts); in production
+ * a metrics endpoint beyond loopback needs METRICS_TOKEN.
  */
-function endpoint(key: string | undefined, realBase: string, simulatorBase: string): ProviderEndpoint {
-  if (key === undefined || key === '') return { baseUrl: simulatorBase, apiKey: 'simulator', simulated: true };
-  return { baseUrl: realBase, apiKey: key, simulated: false };
-}
+export function loadWorkerConfig(env: Env): WorkerConfig {
+  const reader = new EnvReader(env);
+  const common = readCommonSettings(reader);
+  const development = common.mode === 'development';
+  const kinds = [...new Set(reader.read('WORKER_KINDS', kindList, 'image,video,speech') ?? GENERATION_KINDS)];
 
-export function loadWorkerConfig(env: NodeJS.ProcessEnv): WorkerConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new WorkerConfigError(`Invalid worker configuration:\n  ${lines.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  const problems = (['STABILITY_API_KEY', 'MINIMAX_API_KEY', 'OPENAI_API_KEY'] as const)
-    .filter((name) => e[name] !== undefined && e[name] !== '' && !hasValue(e[name]))
-    .map((name) => `Invalid configuration: ${name} has an invalid value`);
-  if (hasValue(e.MINIMAX_API_KEY) && !hasValue(e.MINIMAX_GROUP_ID)) {
-    problems.push('Missing required environment variable: MINIMAX_GROUP_ID (needed with MINIMAX_API_KEY)');
-  }
-  if (problems.length > 0) throw new WorkerConfigError(problems.join('\n'));
+  const providers = readProviderSettings(reader, { development, kinds });
 
-  const simulator = e.SIMULATOR_URL.replace(/\/$/, '');
-  const minimax = endpoint(e.MINIMAX_API_KEY, e.MINIMAX_API_BASE, `${simulator}/v1`);
-  return {
-    redisUrl: e.REDIS_URL,
-    queuePrefix: e.QUEUE_PREFIX,
-    artifactsDir: `${e.DATA_DIR}/artifacts`,
-    kinds: [...new Set(e.WORKER_KINDS)],
-    concurrency: { image: e.CONCURRENCY_IMAGE, video: e.CONCURRENCY_VIDEO, speech: e.CONCURRENCY_SPEECH },
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    workerName: e.WORKER_NAME ?? `${hostname()}:${process.pid}`,
-    lockMs: e.WORKER_LOCK_MS,
-    metrics: e.WORKER_METRICS_PORT === 0 ? null : { port: e.WORKER_METRICS_PORT, host: e.WORKER_METRICS_HOST },
-    jobDeadlineMs: e.JOB_DEADLINE_MS,
-    breaker: {
-      failureThresholdPercent: e.BREAKER_FAILURE_THRESHOLD,
-      volumeThreshold: e.BREAKER_VOLUME_THRESHOLD,
-      windowMs: e.BREAKER_WINDOW_MS,
-      cooldownMs: e.BREAKER_COOLDOWN_MS,
+  const metricsPort = reader.read('WORKER_METRICS_PORT', wholeNumber(0, 65_535), '9464') ?? 9464;
+  const metricsHost = reader.read('WORKER_METRICS_HOST', z.string().min(1), '127.0.0.1') ?? '127.0.0.1';
+  const metricsToken =
+    reader.read('METRICS_TOKEN', z.string().min(16, { error: 'must be at least 16 characters' })) ?? null;
+  if (!development && metricsPort !== 0 && metricsToken === null && !isLoopbackHost(metricsHost)) {
+    if (!reader.reported('METRICS_TOKEN')) {
+      reader.problem(
+        `Missing required environment variable: METRICS_TOKEN (WORKER_METRICS_HOST=${metricsHost} exposes ` +
+          '/metrics beyond this machine; set METRICS_TOKEN, or keep the default loopback host)',
+      );
+    }
+  }
+
+  const defaultRetryAfterMs = reader.read('RATE_LIMIT_DEFAULT_MS', wholeNumber(1), '1000') ?? 1000;
+  const config: WorkerConfig = {
+    ...common,
+    artifactsDir: resolve(common.dataDir, 'artifacts'),
+    kinds,
+    concurrency: {
+      image: reader.read('CONCURRENCY_IMAGE', wholeNumber(1, 500), '4') ?? 4,
+      video: reader.read('CONCURRENCY_VIDEO', wholeNumber(1, 500), '20') ?? 20,
+      speech: reader.read('CONCURRENCY_SPEECH', wholeNumber(1, 500), '4') ?? 4,
     },
-    defaultRetryAfterMs: e.RATE_LIMIT_DEFAULT_MS,
-    rateLimits: Object.fromEntries(
-      (['image', 'video', 'speech'] as const)
-        .map((kind) => [kind, e[`RATE_LIMIT_${kind.toUpperCase() as Uppercase<GenerationKind>}`]] as const)
-        .filter(([, limit]) => limit !== undefined),
+    shutdownGraceMs: reader.read('SHUTDOWN_GRACE_MS', wholeNumber(0), '30000') ?? 30_000,
+    workerName: reader.raw('WORKER_NAME') ?? `${hostname()}:${process.pid}`,
+    lockMs: reader.read('WORKER_LOCK_MS', wholeNumber(1000), '30000') ?? 30_000,
+    metrics: metricsPort === 0 ? null : { port: metricsPort, host: metricsHost, token: metricsToken },
+    jobDeadlineMs: reader.read('JOB_DEADLINE_MS', wholeNumber(1), String(15 * 60_000)) ?? 15 * 60_000,
+    maxPaidCalls: reader.read('MAX_PAID_CALLS', wholeNumber(1, 10), '2') ?? 2,
+    reconciler: {
+      intervalMs: reader.read('RECONCILE_INTERVAL_MS', wholeNumber(100), '30000') ?? 30_000,
+      staleAfterMs: reader.read('RECONCILE_AFTER_MS', wholeNumber(0), '60000') ?? 60_000,
+    },
+    artifactRetentionDays: Object.fromEntries(
+      PLAN_IDS.map(
+        (plan) => [plan, reader.read(`ARTIFACT_RETENTION_DAYS_${plan.toUpperCase()}`, wholeNumber(1, 36_500))] as const,
+      ).filter(([, days]) => days !== undefined),
     ),
-    videoPolling: { intervalMs: e.VIDEO_POLL_INTERVAL_MS, maxPolls: e.VIDEO_MAX_POLLS },
-    stability: {
-      ...endpoint(e.STABILITY_API_KEY, e.STABILITY_API_BASE, simulator),
-      engine: e.STABILITY_ENGINE,
-      timeoutMs: e.STABILITY_TIMEOUT_MS,
+    breaker: {
+      failureThresholdPercent: reader.read('BREAKER_FAILURE_THRESHOLD', percent, '50') ?? 50,
+      volumeThreshold: reader.read('BREAKER_VOLUME_THRESHOLD', wholeNumber(1), '10') ?? 10,
+      windowMs: reader.read('BREAKER_WINDOW_MS', wholeNumber(100), '10000') ?? 10_000,
+      cooldownMs: reader.read('BREAKER_COOLDOWN_MS', wholeNumber(1), '30000') ?? 30_000,
     },
-    minimax: { ...minimax, groupId: minimax.simulated ? 'simulator' : e.MINIMAX_GROUP_ID! },
-    openai: endpoint(e.OPENAI_API_KEY, e.OPENAI_BASE_URL, `${simulator}/v1`),
+    defaultRetryAfterMs,
+    rateLimits: Object.fromEntries(
+      GENERATION_KINDS.map(
+        (kind) => [kind, reader.read(`RATE_LIMIT_${kind.toUpperCase()}`, rateLimit)] as const,
+      ).filter(([, limit]) => limit !== undefined),
+    ),
+    videoPolling: {
+      intervalMs:
+        reader.read('VIDEO_POLL_INTERVAL_MS', wholeNumber(1), String(VIDEO_POLL_INTERVAL_MS)) ?? VIDEO_POLL_INTERVAL_MS,
+      maxPolls: reader.read('VIDEO_MAX_POLLS', wholeNumber(1), String(VIDEO_MAX_POLLS)) ?? VIDEO_MAX_POLLS,
+    },
+    videoDownload: {
+      allowedHosts: reader.read('VIDEO_DOWNLOAD_HOSTS', hostList, DEFAULT_VIDEO_DOWNLOAD_HOSTS) ?? [],
+      developmentHosts: providers.developmentHosts,
+      maxBytes: (reader.read('VIDEO_MAX_MEGABYTES', wholeNumber(1, 4096), '256') ?? 256) * 1024 * 1024,
+      timeoutMs: reader.read('VIDEO_DOWNLOAD_TIMEOUT_MS', wholeNumber(1000), String(5 * 60_000)) ?? 5 * 60_000,
+      maxRedirects: 3,
+    },
+    stability: providers.stability,
+    minimax: providers.minimax,
+    openai: providers.openai,
+    providerLimits: { ...providers.rateLimits, defaultPauseMs: defaultRetryAfterMs },
   };
+  reader.finish('worker');
+  return config;
 }

@@ -39,6 +39,15 @@ export function deadlineError(kind: GenerationKind): GenerationError {
   );
 }
 
+/** The generation already made as many provider calls that may cost money as it may (MAX_PAID_CALLS). */
+export function callLimitError(kind: GenerationKind): GenerationError {
+  return new GenerationError(
+    kind === 'image' ? 'IMAGE_FAILED' : kind === 'video' ? 'VIDEO_GENERATION_FAILED' : 'SPEECH_FAILED',
+    'Generation stopped: the provider could not finish it in the attempts allowed - please try again',
+    false,
+  );
+}
+
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }

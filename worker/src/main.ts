@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       registry: pool.metrics.registry,
       port: config.metrics.port,
       host: config.metrics.host,
+      token: config.metrics.token,
       isHealthy: pool.healthy,
     }).catch((error: unknown) => {
       console.error(
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
       return undefined;
     });
   }
+  if (config.mode === 'development') console.warn('[worker] MEDIAGEN_MODE=development: development shortcuts are on');
   console.log(
     `[worker] ${config.workerName} running ${config.kinds.map((kind) => `${kind}×${config.concurrency[kind]}`).join(', ')}; ${describeProviders(config)}` +
       (metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`),

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { signalCancel } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
-import { WorkerHarness, imageRequest, speechRequest, videoRequest, waitFor } from './support/harness';
+import { WorkerHarness, imageRequest, speechRequest, videoRequest } from './support/harness';
 
 describe('cancel', () => {
   const harness = new WorkerHarness();
@@ -15,24 +16,29 @@ describe('cancel', () => {
     ['image', 'image', () => imageRequest()],
     ['speech', 'speech', () => speechRequest()],
   ] as const)(
-    'aborts an in-flight %s call and fails the job CANCELED at once, refunded',
+    'aborts an in-flight %s call at once; the provider had the request, so the token stays spent',
     async (kind, route, request) => {
       // The provider never answers: only the abort can end this call.
       harness.simulator.injectFault({ route, fault: 'hang', times: 1 });
       const before = harness.simulator.stats().requests[route];
-      const { job, uid } = await harness.submit(kind as GenerationKind, request() as never);
-      await waitFor(() => harness.simulator.stats().requests[route] > before, 5000, 'the provider call');
+      const { job, uid, id } = await harness.submit(kind as GenerationKind, request() as never);
+      await vi.waitUntil(() => harness.simulator.stats().requests[route] > before, { timeout: 5000, interval: 25 });
 
       const canceledAt = Date.now();
-      expect(await harness.cancellations.cancel(job.id!)).toBe(true);
-      const { state, job: done } = await harness.settled(kind, job, 5000);
-      expect(state).toBe('failed');
+      expect(await harness.lifecycle.cancel(id, { by: 'owner', uid })).toMatchObject({
+        ok: true,
+        generation: { status: 'canceled', token: 'spent' },
+      });
+      await signalCancel(harness.redis, harness.prefix, id);
+      // The job ends quietly (the record decided): no retry, no second call.
+      await job.waitUntilFinished(harness.queueEvents(kind), 5000);
       expect(Date.now() - canceledAt).toBeLessThan(1000);
-      expect(done.data.error?.code).toBe('CANCELED');
+      const done = (await harness.queue(kind).getJob(id))!;
+      expect(await done.getState()).toBe('completed');
       expect(done.attemptsMade).toBe(1);
       expect(harness.simulator.stats().requests[route]).toBe(before + 1);
       const full = kind === 'speech' ? 2 : 1;
-      expect((await harness.ledger.balance(uid)).tokens[kind]).toBe(full);
+      expect((await harness.balance(uid))[kind]).toBe(full - 1);
       const { logs } = await harness.queue(kind).getJobLogs(job.id!);
       expect(logs.some((line) => /: aborted in \d+ ms/.test(line))).toBe(true);
     },
@@ -47,26 +53,30 @@ describe('job deadline', () => {
   });
   afterAll(() => harness.stop());
 
-  it('aborts a call still running at the deadline and fails without a retry, refunded', async () => {
+  it('aborts a call still running at the deadline and fails without a retry; the request was sent, so spent', async () => {
     harness.simulator.injectFault({ route: 'image', fault: 'hang', times: 1 });
     const { job, uid } = await harness.submit('image', imageRequest(), { attempts: 3 });
-    const { state, job: done } = await harness.settled('image', job, 5000);
+    const { state, job: done, generation } = await harness.settled('image', job, 5000);
     expect(state).toBe('failed');
     expect(done.failedReason).toBe('Generation took too long - please try again');
-    expect(done.data.error?.code).toBe('IMAGE_FAILED');
+    expect(generation.error?.code).toBe('IMAGE_FAILED');
     expect(done.attemptsMade).toBe(1);
-    expect(done.finishedOn! - done.data.startedAt!).toBeGreaterThanOrEqual(800);
-    expect(done.finishedOn! - done.data.startedAt!).toBeLessThan(2000);
-    expect((await harness.ledger.balance(uid)).tokens.image).toBe(1);
+    const ranMs = generation.finishedAt!.getTime() - generation.startedAt!.getTime();
+    expect(ranMs).toBeGreaterThanOrEqual(800);
+    expect(ranMs).toBeLessThan(2000);
+    expect(generation.token).toBe('spent');
+    expect((await harness.balance(uid)).image).toBe(0);
   });
 
   it("ends a video still rendering at the deadline with 'Video generation timed out', across its polls", async () => {
     const { job, uid } = await harness.submit('video', videoRequest());
-    const { state, job: done } = await harness.settled('video', job, 5000);
+    const { state, job: done, generation } = await harness.settled('video', job, 5000);
     expect(state).toBe('failed');
     expect(done.failedReason).toBe('Video generation timed out - please try again');
-    expect(done.data.video?.polls).toBeGreaterThan(3);
-    expect((await harness.ledger.balance(uid)).tokens.video).toBe(1);
+    expect(done.data.polls).toBeGreaterThan(3);
+    // MiniMax accepted the task: paid work.
+    expect(generation.token).toBe('spent');
+    expect((await harness.balance(uid)).video).toBe(0);
     const metric = await harness.metricsOf(0).getSingleMetric('mediagen_worker_job_deadline_exceeded_total')!.get();
     expect(metric.values.find((value) => value.labels.kind === 'video')?.value).toBe(1);
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { GenerationWorkers } from '../src';
-import { WorkerHarness, imageRequest, waitFor } from './support/harness';
+import { WorkerHarness, imageRequest } from './support/harness';
 
 const COOLDOWN_MS = 1500;
 const harness = new WorkerHarness();
@@ -24,7 +24,7 @@ it('opens after repeated provider failures, stops calling the provider, and clos
   harness.simulator.injectFault({ route: 'image', fault: 'http500' });
   const { job, uid } = await harness.submit('image', imageRequest(), { attempts: 10 });
 
-  await waitFor(async () => (await breakerState('stability')) === 2, 5000, 'the stability breaker to open');
+  await vi.waitUntil(async () => (await breakerState('stability')) === 2, { timeout: 5000, interval: 25 });
   const sent = harness.simulator.stats().requests.image;
   // Three failures opened it; the next attempt was refused without reaching the provider.
   expect(sent).toBe(3);
@@ -42,7 +42,7 @@ it('opens after repeated provider failures, stops calling the provider, and clos
   expect(done.attemptsMade).toBe(4);
   expect(harness.simulator.stats().requests.image).toBe(sent + 1);
   expect(await breakerState('stability')).toBe(0);
-  expect((await harness.ledger.balance(uid)).tokens.image).toBe(0);
+  expect((await harness.balance(uid)).image).toBe(0);
 
   const { logs } = await harness.queue('image').getJobLogs(job.id!);
   expect(logs.some((line) => /stability text_to_image: http_5xx in \d+ ms/.test(line))).toBe(true);

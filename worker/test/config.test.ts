@@ -1,10 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { loadWorkerConfig } from '../src';
+import { WorkerConfigError, loadWorkerConfig } from '../src/config';
+
+const development = { MEDIAGEN_MODE: 'development' };
+const production = {
+  DATABASE_URL: 'postgres://mediagen@db.internal:5432/mediagen',
+  REDIS_URL: 'redis://redis.internal:6379',
+  DATA_DIR: '/srv/mediagen',
+  STABILITY_API_KEY: 'sk-stability-key',
+  MINIMAX_API_KEY: 'minimax-key',
+  MINIMAX_GROUP_ID: '1234567890',
+  OPENAI_API_KEY: 'sk-openai-key',
+};
+
+function problemsOf(env: Record<string, string>): string {
+  try {
+    loadWorkerConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(WorkerConfigError);
+    return (error as WorkerConfigError).problems.join('\n');
+  }
+  throw new Error('expected a configuration error');
+}
 
 describe('worker configuration', () => {
   it('has defaults for metrics, deadline, breaker, locks and rate limits', () => {
-    const config = loadWorkerConfig({});
-    expect(config.metrics).toEqual({ port: 9464, host: '0.0.0.0' });
+    const config = loadWorkerConfig(development);
+    expect(config.metrics).toEqual({ port: 9464, host: '127.0.0.1', token: null });
     expect(config.jobDeadlineMs).toBe(15 * 60_000);
     expect(config.breaker).toEqual({
       failureThresholdPercent: 50,
@@ -20,6 +41,7 @@ describe('worker configuration', () => {
 
   it('turns the metrics endpoint off with port 0 and reads static rate limits as max/durationMs', () => {
     const config = loadWorkerConfig({
+      ...development,
       WORKER_METRICS_PORT: '0',
       RATE_LIMIT_IMAGE: '10/1000',
       RATE_LIMIT_SPEECH: '3/60000',
@@ -29,10 +51,129 @@ describe('worker configuration', () => {
   });
 
   it('refuses a malformed rate limit or threshold, naming the variable', () => {
-    expect(() => loadWorkerConfig({ RATE_LIMIT_VIDEO: 'ten per second' })).toThrow(
-      /RATE_LIMIT_VIDEO: must look like max\/durationMs/,
+    expect(problemsOf({ ...development, RATE_LIMIT_VIDEO: 'ten per second' })).toMatch(
+      /RATE_LIMIT_VIDEO must look like max\/durationMs/,
     );
-    expect(() => loadWorkerConfig({ RATE_LIMIT_VIDEO: '0/1000' })).toThrow(/RATE_LIMIT_VIDEO/);
-    expect(() => loadWorkerConfig({ BREAKER_FAILURE_THRESHOLD: '150' })).toThrow(/BREAKER_FAILURE_THRESHOLD/);
+    expect(problemsOf({ ...development, RATE_LIMIT_VIDEO: '0/1000' })).toMatch(/RATE_LIMIT_VIDEO/);
+    expect(problemsOf({ ...development, BREAKER_FAILURE_THRESHOLD: '150' })).toMatch(/BREAKER_FAILURE_THRESHOLD/);
+  });
+});
+
+describe('the simulator is a development tool', () => {
+  it('serves every provider without a key in development mode', () => {
+    const config = loadWorkerConfig(development);
+    for (const provider of ['stability', 'minimax', 'openai'] as const) expect(config[provider].simulated).toBe(true);
+    expect(config.videoDownload.developmentHosts).toEqual(['127.0.0.1:4010']);
+  });
+
+  it("outside development, every kind the worker serves needs its provider's key, named at once", () => {
+    const problems = problemsOf({
+      DATABASE_URL: production.DATABASE_URL,
+      REDIS_URL: production.REDIS_URL,
+      DATA_DIR: production.DATA_DIR,
+    });
+    for (const name of ['STABILITY_API_KEY', 'MINIMAX_API_KEY', 'OPENAI_API_KEY']) {
+      expect(problems).toContain(`Missing required environment variable: ${name}`);
+    }
+    // A worker of one kind needs that kind's key only.
+    const imageOnly = loadWorkerConfig({
+      DATABASE_URL: production.DATABASE_URL,
+      REDIS_URL: production.REDIS_URL,
+      DATA_DIR: production.DATA_DIR,
+      WORKER_KINDS: 'image',
+      STABILITY_API_KEY: 'sk-stability-key',
+    });
+    expect(imageOnly.stability).toMatchObject({ simulated: false, baseUrl: 'https://api.stability.ai' });
+  });
+
+  it('outside development, refuses SIMULATOR_URL, and gives downloads no development hosts', () => {
+    expect(problemsOf({ ...production, SIMULATOR_URL: 'http://127.0.0.1:4010' })).toContain(
+      'SIMULATOR_URL must not be set unless MEDIAGEN_MODE=development',
+    );
+    expect(loadWorkerConfig(production).videoDownload.developmentHosts).toEqual([]);
+  });
+
+  it('outside development, a metrics endpoint beyond loopback needs METRICS_TOKEN', () => {
+    expect(problemsOf({ ...production, WORKER_METRICS_HOST: '0.0.0.0' })).toContain(
+      'Missing required environment variable: METRICS_TOKEN',
+    );
+    const guarded = loadWorkerConfig({
+      ...production,
+      WORKER_METRICS_HOST: '0.0.0.0',
+      METRICS_TOKEN: 'scrape-token-0123456789',
+    });
+    expect(guarded.metrics).toEqual({ port: 9464, host: '0.0.0.0', token: 'scrape-token-0123456789' });
+    expect(loadWorkerConfig(production).metrics?.host).toBe('127.0.0.1');
+  });
+
+  it('sends a MiniMax key to its region: global (api.minimax.io) by default, mainland (api.minimaxi.com) on request', () => {
+    // No MINIMAX_GROUP_ID: file retrieval no longer takes one, so start-up does not demand it.
+    const global = loadWorkerConfig({ ...development, MINIMAX_API_KEY: 'mm-key' });
+    expect(global.minimax).toMatchObject({ baseUrl: 'https://api.minimax.io/v1', apiKey: 'mm-key', simulated: false });
+    expect(global.minimax.groupId).toBeUndefined();
+    const mainland = loadWorkerConfig({ ...development, MINIMAX_API_KEY: 'mm-key', MINIMAX_REGION: 'mainland' });
+    expect(mainland.minimax.baseUrl).toBe('https://api.minimaxi.com/v1');
+    // As .env.example leaves it: empty means the region's host.
+    expect(loadWorkerConfig({ ...development, MINIMAX_API_KEY: 'mm-key', MINIMAX_API_BASE: '' }).minimax.baseUrl).toBe(
+      'https://api.minimax.io/v1',
+    );
+    const proxied = loadWorkerConfig({
+      ...development,
+      MINIMAX_API_KEY: 'mm-key',
+      MINIMAX_API_BASE: 'https://proxy.example/v1',
+    });
+    expect(proxied.minimax.baseUrl).toBe('https://proxy.example/v1');
+    expect(() => loadWorkerConfig({ ...development, MINIMAX_REGION: 'europe' })).toThrow(
+      /MINIMAX_REGION must be global or mainland/,
+    );
+  });
+
+  it("keeps the spec's video-01 by default and refuses a model that is not a MiniMax text-to-video model", () => {
+    expect(loadWorkerConfig(development).minimax.model).toBe('video-01');
+    expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'MiniMax-Hailuo-02' }).minimax.model).toBe(
+      'MiniMax-Hailuo-02',
+    );
+    expect(() => loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'I2V-01' })).toThrow(
+      /MINIMAX_VIDEO_MODEL must be one of/,
+    );
+  });
+
+  it('refuses a Stability engine id that now answers 404', () => {
+    expect(loadWorkerConfig(development).stability.engine).toBe('stable-diffusion-xl-1024-v1-0');
+    expect(loadWorkerConfig({ ...development, STABILITY_ENGINE: 'stable-diffusion-v1-6' }).stability.engine).toBe(
+      'stable-diffusion-v1-6',
+    );
+    for (const engine of ['stable-diffusion-512-v2-1', 'stable-diffusion-xl-beta-v2-2-2']) {
+      expect(() => loadWorkerConfig({ ...development, STABILITY_ENGINE: engine })).toThrow(
+        /STABILITY_ENGINE must be one of .*404/,
+      );
+    }
+  });
+
+  it("limits Stability to its documented 150 per 10 s with a 60 s lockout; MiniMax and OpenAI only when told their tier's", () => {
+    expect(loadWorkerConfig(development).providerLimits).toEqual({
+      limits: { stability: { max: 150, windowMs: 10_000, lockoutMs: 60_000 } },
+      marginMs: 400,
+      defaultPauseMs: 1000,
+    });
+    const configured = loadWorkerConfig({
+      ...development,
+      STABILITY_RATE_LIMIT: 'off',
+      MINIMAX_RATE_LIMIT: '20/60000',
+      OPENAI_RATE_LIMIT: '500/60000/1000',
+      PROVIDER_RATE_MARGIN_MS: '100',
+    }).providerLimits;
+    expect(configured).toMatchObject({
+      limits: {
+        minimax: { max: 20, windowMs: 60_000, lockoutMs: 0 },
+        openai: { max: 500, windowMs: 60_000, lockoutMs: 1000 },
+      },
+      marginMs: 100,
+    });
+    expect(configured.limits.stability).toBeUndefined();
+    expect(() => loadWorkerConfig({ ...development, MINIMAX_RATE_LIMIT: '20 per minute' })).toThrow(
+      /MINIMAX_RATE_LIMIT must be off or look like/,
+    );
+    expect(() => loadWorkerConfig({ ...development, OPENAI_RATE_LIMIT: '0/1000' })).toThrow(/OPENAI_RATE_LIMIT/);
   });
 });

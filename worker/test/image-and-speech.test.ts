@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { GenerationJobResult } from '@mediagen/core';
 import { WorkerHarness, imageRequest, speechRequest } from './support/harness';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -14,19 +11,14 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 beforeEach(() => harness.simulator.clearFaults());
 
-async function artifactBytes(result: GenerationJobResult): Promise<Buffer> {
-  return readFile(join(harness.config.artifactsDir, result.artifactKey));
-}
-
 describe('image generation', () => {
   it('stores the PNG of the first artifact and keeps the token', async () => {
     const { job, uid } = await harness.submit('image', imageRequest());
-    const { state, job: done } = await harness.settled('image', job);
+    const { state, generation } = await harness.settled('image', job);
     expect(state).toBe('completed');
-    const result = done.returnvalue as GenerationJobResult;
-    expect(result.mimeType).toBe('image/png');
-    expect((await artifactBytes(result)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect((await harness.ledger.balance(uid)).tokens.image).toBe(0);
+    expect(generation.artifact?.mimeType).toBe('image/png');
+    expect((await harness.artifactBytes(generation)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect((await harness.balance(uid)).image).toBe(0);
   });
 
   it('retries a provider 500 and completes', async () => {
@@ -40,27 +32,73 @@ describe('image generation', () => {
   it("fails with 'Stability AI error: ' and the provider message after the retries, and refunds", async () => {
     harness.simulator.injectFault({ route: 'image', fault: 'http500' });
     const { job, uid } = await harness.submit('image', imageRequest(), { attempts: 2 });
-    const { state, job: done } = await harness.settled('image', job);
+    const { state, job: done, generation } = await harness.settled('image', job);
     expect(state).toBe('failed');
     expect(done.attemptsMade).toBe(2);
     expect(done.failedReason).toMatch(/^Stability AI error: .+/);
-    expect(done.data.error?.code).toBe('IMAGE_PROVIDER_ERROR');
-    expect((await harness.ledger.balance(uid)).tokens.image).toBe(1);
+    expect(generation.error?.code).toBe('IMAGE_PROVIDER_ERROR');
+    expect((await harness.balance(uid)).image).toBe(1);
+  });
+});
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(bytes: Buffer): [number, number] {
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+}
+
+describe('image requests as Stability takes them', () => {
+  it('renders a size SDXL does not take at the nearest one it does, instead of a 400', async () => {
+    const { job } = await harness.submit('image', { ...imageRequest(), width: 768, height: 1024 });
+    const { state, job: done, generation } = await harness.settled('image', job);
+    expect(state, done.failedReason).toBe('completed');
+    expect(pngSize(await harness.artifactBytes(generation))).toEqual([896, 1152]);
+  });
+
+  it("fails with 'No image was generated' when Stability filters the content, without retrying; the token is spent", async () => {
+    harness.simulator.injectFault({ route: 'image', fault: 'content-filtered' });
+    const { job, uid } = await harness.submit('image', imageRequest(), { attempts: 3 });
+    const { state, job: done, generation } = await harness.settled('image', job);
+    expect(state).toBe('failed');
+    expect(done.failedReason).toBe('No image was generated');
+    expect(generation.error?.code).toBe('IMAGE_NOT_GENERATED');
+    expect(done.attemptsMade).toBe(1);
+    // Stability did the work and refused to show it: a refund would buy free paid calls.
+    expect(generation.token).toBe('spent');
+    expect((await harness.balance(uid)).image).toBe(0);
+    const { logs } = await harness.queue('image').getJobLogs(job.id!);
+    expect(logs.some((line) => /stability text_to_image: content_refused/.test(line))).toBe(true);
   });
 });
 
 describe('speech generation', () => {
   it('stores spoken audio bytes with their content type', async () => {
     const { job } = await harness.submit('speech', speechRequest());
-    const { state, job: done } = await harness.settled('speech', job);
+    const { state, generation } = await harness.settled('speech', job);
     expect(state).toBe('completed');
-    const result = done.returnvalue as GenerationJobResult;
-    expect(result.mimeType).toMatch(/^audio\//);
-    const bytes = await artifactBytes(result);
+    expect(generation.artifact?.mimeType).toMatch(/^audio\//);
+    const bytes = await harness.artifactBytes(generation);
     const isWav = bytes.subarray(0, 4).toString('latin1') === 'RIFF';
     const isMp3 =
       bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0);
     expect(isWav || isMp3).toBe(true);
+  });
+
+  it('fails at once with a clear message when the OpenAI account is out of credit, instead of waiting as for a rate limit', async () => {
+    harness.simulator.injectFault({ route: 'speech', fault: 'insufficient-quota' });
+    const before = harness.simulator.stats().requests.speech;
+    const startedAt = Date.now();
+    const { job, uid } = await harness.submit('speech', speechRequest(), { attempts: 3 });
+    const { state, job: done, generation } = await harness.settled('speech', job);
+    expect(state).toBe('failed');
+    expect(done.failedReason).toBe('Failed to generate speech: the speech provider account has no credit left');
+    expect(generation.error?.code).toBe('SPEECH_FAILED');
+    expect(done.attemptsMade).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // The official client's own retries (spec §9: 2), nothing more.
+    expect(harness.simulator.stats().requests.speech - before).toBeLessThanOrEqual(3);
+    expect((await harness.balance(uid)).speech).toBe(2);
+    const { logs } = await harness.queue('speech').getJobLogs(job.id!);
+    expect(logs.some((line) => line.includes('queue paused'))).toBe(false);
   });
 
   it("fails with the provider's message when the request is refused, without retrying, and refunds", async () => {
@@ -70,11 +108,11 @@ describe('speech generation', () => {
       { ...speechRequest(), voice: 'robot' as never },
       { attempts: 3 },
     );
-    const { state, job: done } = await harness.settled('speech', job);
+    const { state, job: done, generation } = await harness.settled('speech', job);
     expect(state).toBe('failed');
     expect(done.attemptsMade).toBe(1);
     expect(done.failedReason).toMatch(/robot/);
-    expect(done.data.error?.code).toBe('SPEECH_FAILED');
-    expect((await harness.ledger.balance(uid)).tokens.speech).toBe(2);
+    expect(generation.error?.code).toBe('SPEECH_FAILED');
+    expect((await harness.balance(uid)).speech).toBe(2);
   });
 });

@@ -70,3 +70,31 @@ it('exposes every worker series on /metrics, and they move with the work', async
   expect(sample(after, 'mediagen_worker_refunds_total{kind="speech"}')).toBe(1);
   expect(sample(after, 'mediagen_worker_active_jobs{kind="image"}')).toBe(0);
 });
+
+it('with METRICS_TOKEN, serves /metrics only to a scraper that presents it; /healthz stays open', async () => {
+  const guarded = await startMetricsServer({
+    registry: pool.metrics.registry,
+    port: 0,
+    token: 'scrape-token-0123456789',
+    isHealthy: pool.healthy,
+  });
+  try {
+    // The default listen address is loopback.
+    expect(guarded.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', 'scrape-token-0123456789']) {
+      const response = await fetch(`${guarded.url}/metrics`, {
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(response.status).toBe(401);
+      expect(await response.text()).not.toContain('mediagen_worker');
+    }
+    const scraped = await fetch(`${guarded.url}/metrics`, {
+      headers: { authorization: 'Bearer scrape-token-0123456789' },
+    });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('mediagen_worker_active_jobs');
+    expect((await fetch(`${guarded.url}/healthz`)).status).toBe(200);
+  } finally {
+    await guarded.close();
+  }
+});

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { GenerationJobData, GenerationJobResult } from '@mediagen/core';
 import { WorkerHarness, videoRequest } from './support/harness';
 
 const harness = new WorkerHarness();
@@ -14,43 +11,42 @@ afterAll(() => harness.stop());
 beforeEach(() => harness.simulator.clearFaults());
 
 async function tokensLeft(uid: string) {
-  return (await harness.ledger.balance(uid)).tokens.video;
+  return (await harness.balance(uid)).video;
 }
 
 describe('video generation', () => {
   it('starts one task, polls it to Success and stores a playable MP4 with rising progress', async () => {
     const tasksBefore = harness.simulator.stats().videoTasksCreated;
-    const progress: number[] = [];
-    const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
-      if (typeof data === 'number' && jobId) progress.push(data);
-    };
-    harness.queueEvents('video').on('progress', onProgress);
+    const progress = await harness.watchProgress();
     const { job, uid } = await harness.submit('video', videoRequest());
-    const { state, job: done } = await harness.settled('video', job);
-    harness.queueEvents('video').off('progress', onProgress);
+    const { state, job: done, generation } = await harness.settled('video', job);
+    const seen = progress.of(job.id!);
+    await progress.stop();
 
     expect(state).toBe('completed');
     expect(harness.simulator.stats().videoTasksCreated - tasksBefore).toBe(1);
-    const result = done.returnvalue as GenerationJobResult;
-    expect(result.mimeType).toBe('video/mp4');
-    const bytes = await readFile(join(harness.config.artifactsDir, result.artifactKey));
+    expect(generation.artifact?.mimeType).toBe('video/mp4');
+    const bytes = await harness.artifactBytes(generation);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
-    expect(progress.length).toBeGreaterThan(1);
-    expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    expect(Math.max(...progress)).toBeLessThanOrEqual(99);
-    expect((done.data as GenerationJobData<'video'>).video?.taskId).toMatch(/.+/);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(Math.max(...seen)).toBeLessThanOrEqual(99);
+    // The task id is in the record (and in the job, written first).
+    expect(generation.providerTaskId).toMatch(/.+/);
+    expect(done.data.taskId).toBe(generation.providerTaskId);
     // A completed generation keeps its token.
     expect(await tokensLeft(uid)).toBe(0);
   });
 
-  it("fails with 'Video generation failed on server' when the task reports Fail, and refunds the token", async () => {
+  it("fails with 'Video generation failed on server' when the task reports Fail; the task was accepted, so spent", async () => {
     harness.simulator.injectFault({ route: 'video.query', fault: 'fail-status' });
     const { job, uid } = await harness.submit('video', videoRequest());
-    const { state, job: done } = await harness.settled('video', job);
+    const { state, job: done, generation } = await harness.settled('video', job);
     expect(state).toBe('failed');
     expect(done.failedReason).toBe('Video generation failed on server');
-    expect(done.data.error).toEqual({ code: 'VIDEO_FAILED_ON_SERVER', message: 'Video generation failed on server' });
-    expect(await tokensLeft(uid)).toBe(1);
+    expect(generation.error).toEqual({ code: 'VIDEO_FAILED_ON_SERVER', message: 'Video generation failed on server' });
+    expect(generation.token).toBe('spent');
+    expect(await tokensLeft(uid)).toBe(0);
   });
 
   it("fails with 'Unexpected status: X' for a status it does not know", async () => {

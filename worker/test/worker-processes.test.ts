@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WorkerHarness, imageRequest, waitFor, type WorkerProcess } from './support/harness';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { WorkerHarness, imageRequest, type WorkerProcess } from './support/harness';
 
 // Every provider call takes 700 ms, so a SIGTERM finds jobs in the middle of their call.
 const harness = new WorkerHarness();
@@ -33,37 +33,44 @@ it('two worker processes share the work, and SIGTERM to a busy one hands its job
     harness.spawnWorker({ ...workerEnv, WORKER_NAME: 'second' }),
   ]);
   const submitted = await submitMany(8);
-  await waitFor(
+  await vi.waitUntil(
     async () => {
       const names = await activeBy();
       return names.has(nameOf(first)) && names.has(nameOf(second));
     },
-    10_000,
-    'both processes to hold jobs',
+    { timeout: 10_000, interval: 25 },
   );
 
   first.kill('SIGTERM');
-  expect(await first.exited).toBe(0);
+  const firstCode = await first.exited;
+  expect(firstCode, first.output()).toBe(0);
   expect(first.output()).toContain('SIGTERM');
 
   const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, 20_000)));
   expect(settled.map(({ state }) => state)).toEqual(Array(8).fill('completed'));
   // Handed back, not failed: no job spent a second attempt.
   expect(settled.map(({ job }) => job.attemptsMade)).toEqual(Array(8).fill(1));
-  await waitFor(() => submitted.every(({ job }) => completions.get(job.id!) === 1), 2000, 'every completion event');
+  await vi.waitUntil(() => submitted.every(({ job }) => completions.get(job.id!) === 1), {
+    timeout: 2000,
+    interval: 25,
+  });
   expect([...completions.values()].every((count) => count === 1)).toBe(true);
   const processors = new Set(settled.map(({ job }) => job.processedBy));
   expect(processors.has(nameOf(second))).toBe(true);
   const logs = await Promise.all(submitted.map(({ job }) => harness.queue('image').getJobLogs(job.id!)));
   expect(logs.some(({ logs: lines }) => lines.some((line) => line.includes('handed back to the queue')))).toBe(true);
   second.kill('SIGTERM');
-  expect(await second.exited).toBe(0);
+  const secondCode = await second.exited;
+  expect(secondCode, second.output()).toBe(0);
 });
 
 it('jobs of a worker killed outright are taken over after WORKER_LOCK_MS', async () => {
   const doomed = await harness.spawnWorker(workerEnv);
   const submitted = await submitMany(2);
-  await waitFor(async () => (await harness.queue('image').getActive()).length === 2, 10_000, 'both jobs to start');
+  await vi.waitUntil(async () => (await harness.queue('image').getActive()).length === 2, {
+    timeout: 10_000,
+    interval: 25,
+  });
   doomed.kill('SIGKILL');
   await doomed.exited;
 

@@ -27,7 +27,7 @@ export function loadFirebaseAuth(): Promise<FirebaseAuthModule> {
   return loading;
 }
 
-export async function getIdToken(): Promise<string | null> {
+export async function getIdToken(forceRefresh = false): Promise<string | null> {
   const firebaseAuth = await loadFirebaseAuth();
-  return firebaseAuth.getIdToken();
+  return firebaseAuth.getIdToken(forceRefresh);
 }

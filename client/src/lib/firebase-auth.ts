@@ -53,8 +53,8 @@ export function watchAuthState(listener: (session: { email: string } | null) => 
   return onAuthStateChanged(auth, (user) => listener(user === null ? null : { email: user.email ?? '' }));
 }
 
-/** A fresh ID token (the SDK refreshes it before expiry), or null when nobody is signed in. */
-export async function getIdToken(): Promise<string | null> {
+/** A valid ID token (the SDK refreshes it before expiry, or now when forced), or null when signed out. */
+export async function getIdToken(forceRefresh = false): Promise<string | null> {
   await auth.authStateReady();
-  return auth.currentUser === null ? null : auth.currentUser.getIdToken();
+  return auth.currentUser === null ? null : auth.currentUser.getIdToken(forceRefresh);
 }

@@ -8,6 +8,8 @@ export interface ToastOptions {
   id?: ToastId;
   /** Milliseconds on screen; the Toaster's default (3 s) when left out. */
   duration?: number;
+  /** A second, smaller line under the message. */
+  description?: string;
 }
 
 type Variant = 'message' | 'success' | 'error' | 'loading';

@@ -18,13 +18,24 @@ export interface QueueCounts {
   paused: boolean;
   /** ms left on a pause the workers set after a provider 429 or an open breaker; 0 when none. */
   rateLimitedMs: number;
+  /** Jobs per BullMQ state (finished jobs only as long as they are kept). */
   counts: Record<(typeof COUNTED_STATES)[number], number>;
+  /** Generations the record holds queued and active: what should be in the queue. */
+  record: { queued: number; active: number };
 }
 
 /** The workers' manual pause sets the limiter key far above any job limit (see worker/README.md). */
 const MANUAL_LIMIT_THRESHOLD = 1_000_000_000;
 
 export async function countJobs(ctx: OpsContext): Promise<QueueCounts[]> {
+  const unfinished = await ctx.database.db
+    .selectFrom('generations')
+    .select(['kind', 'status', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('status', 'in', ['queued', 'active'])
+    .groupBy(['kind', 'status'])
+    .execute();
+  const recorded = (kind: GenerationKind, status: string) =>
+    Number(unfinished.find((row) => row.kind === kind && row.status === status)?.count ?? 0);
   return Promise.all(
     GENERATION_KINDS.map(async (kind) => {
       const queue = ctx.queues[kind];
@@ -39,6 +50,7 @@ export async function countJobs(ctx: OpsContext): Promise<QueueCounts[]> {
         paused,
         rateLimitedMs: Math.max(0, rateLimitedMs),
         counts: Object.fromEntries(COUNTED_STATES.map((state) => [state, counts[state] ?? 0])) as QueueCounts['counts'],
+        record: { queued: recorded(kind, 'queued'), active: recorded(kind, 'active') },
       };
     }),
   );

@@ -1,58 +1,55 @@
-import type { TokenBalance } from '@mediagen/shared';
-import type { GenerationKind } from '@mediagen/shared';
+import { signalCancel } from '@mediagen/core';
+import type { GenerationKind, TokenBalance, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
-import { userJobs } from './find-jobs';
 
-export interface DrainedJob {
+export interface DrainedGeneration {
   id: string;
   kind: GenerationKind;
-  state: string;
-  action: 'removed' | 'canceled, left for a worker' | 'canceled, worker stops it' | 'untouched';
-  refunded: boolean;
+  /** What it was when drained. */
+  was: 'queued' | 'active';
+  outcome: 'canceled' | 'ended first';
+  token: TokenState;
+  jobRemoved: boolean;
 }
 
 export interface DrainResult {
   uid: string;
-  jobs: DrainedJob[];
+  generations: DrainedGeneration[];
   tokens: TokenBalance;
 }
 
-const QUEUED = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
-
 /**
- * Stops everything a user has in flight, as if they had canceled each job: the cancel flag (which the
- * API reads as 'canceled' and which reaches active workers at once through the cancellations channel),
- * the token refund (idempotent, so a worker refunding too changes nothing), and, unless `keepJobs`,
- * the removal of jobs no worker holds yet. Finished jobs are left alone.
+ * Stops everything a user has in flight, as their own cancels would: each queued or active generation is
+ * canceled through the lifecycle (so it stays in their history as canceled, and its token is refunded or
+ * spent by the usual rules: an operator's drain never hands out a paid generation for free), its waiting
+ * job leaves the queue, and a worker running one aborts its provider call at once.
  */
-export async function drainUser(
-  ctx: OpsContext,
-  uid: string,
-  options: { scan: number; keepJobs: boolean },
-): Promise<DrainResult> {
-  const { found } = await userJobs(ctx, uid, options.scan);
-  const jobs: DrainedJob[] = [];
-  for (const { kind, job } of found) {
-    const state = await job.getState();
-    const base = { id: job.id!, kind, state };
-    if (state !== 'active' && !QUEUED.has(state)) {
-      jobs.push({ ...base, action: 'untouched', refunded: false });
-      continue;
-    }
-    await ctx.cancellations.cancel(job.id!);
-    const refunded = await ctx.ledger.refund(uid, kind, job.id!);
-    if (state === 'active') {
-      jobs.push({ ...base, action: 'canceled, worker stops it', refunded });
-    } else if (options.keepJobs) {
-      jobs.push({ ...base, action: 'canceled, left for a worker', refunded });
-    } else {
-      // A job taken by a worker in the meantime cannot be removed; its worker sees the flag instead.
-      const removed = await job.remove().then(
-        () => true,
-        () => false,
-      );
-      jobs.push({ ...base, action: removed ? 'removed' : 'canceled, worker stops it', refunded });
-    }
+export async function drainUser(ctx: OpsContext, uid: string, reason: string): Promise<DrainResult> {
+  const inFlight = await ctx.database.db
+    .selectFrom('generations')
+    .select(['id', 'kind', 'status'])
+    .where('uid', '=', uid)
+    .where('status', 'in', ['queued', 'active'])
+    .orderBy('created_at')
+    .execute();
+  const generations: DrainedGeneration[] = [];
+  for (const { id, kind, status } of inFlight) {
+    const canceled = await ctx.lifecycle.cancel(id, { by: 'operator', reason });
+    const jobRemoved = canceled.ok
+      ? await ctx.queues[kind]
+          .getJobState(id)
+          .then(async (state) => state !== 'active' && state !== 'unknown' && (await ctx.queues[kind].remove(id)) === 1)
+          .catch(() => false)
+      : false;
+    if (canceled.ok) await signalCancel(ctx.redis, ctx.settings.queuePrefix, id).catch(() => undefined);
+    generations.push({
+      id,
+      kind,
+      was: status as 'queued' | 'active',
+      outcome: canceled.ok ? 'canceled' : 'ended first',
+      token: canceled.ok ? canceled.generation.token : (canceled.current?.token ?? 'held'),
+      jobRemoved,
+    });
   }
-  return { uid, jobs, tokens: (await ctx.ledger.balance(uid)).tokens };
+  return { uid, generations, tokens: (await ctx.lifecycle.balance(uid)).tokens };
 }

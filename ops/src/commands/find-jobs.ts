@@ -1,47 +1,62 @@
-import { userKeys, videoTaskKey } from '@mediagen/core';
-import { GENERATION_KINDS } from '@mediagen/shared';
+import { toRecord, type GenerationRecord } from '@mediagen/core';
+import type { GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
-import { findJob, scanJobs, summarize, type GenerationJob, type JobSummary } from './job-lookup';
-import type { GenerationKind } from '@mediagen/shared';
+
+export interface GenerationSummary {
+  id: string;
+  kind: GenerationKind;
+  status: GenerationStatus;
+  token: TokenState;
+  uid: string;
+  createdAt: string;
+  taskId?: string;
+  error?: string;
+}
 
 export interface FindResult {
   by: 'user' | 'task';
   value: string;
-  jobs: JobSummary[];
-  /** How many jobs the bounded scan read besides the index lookups. */
-  scanned: number;
+  generations: GenerationSummary[];
 }
 
-/**
- * A user's jobs: the generations index the quota ledger keeps per user (every charged job), plus a
- * bounded scan for jobs enqueued without a charge. Newest first.
- */
-export async function userJobs(
+export function summarize(record: GenerationRecord): GenerationSummary {
+  return {
+    id: record.id,
+    kind: record.kind,
+    status: record.status,
+    token: record.token,
+    uid: record.uid,
+    createdAt: record.createdAt.toISOString(),
+    ...(record.providerTaskId === null ? {} : { taskId: record.providerTaskId }),
+    ...(record.error === null ? {} : { error: `${record.error.code}: ${record.error.message}` }),
+  };
+}
+
+/** A user's generations from the record, newest first (at most `limit`). */
+export async function userGenerations(ctx: OpsContext, uid: string, limit: number): Promise<GenerationRecord[]> {
+  const rows = await ctx.database.db
+    .selectFrom('generations')
+    .selectAll()
+    .where('uid', '=', uid)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toRecord);
+}
+
+export async function findJobs(
   ctx: OpsContext,
-  uid: string,
-  scan: number,
-): Promise<{ found: { kind: GenerationKind; job: GenerationJob }[]; scanned: number }> {
-  const indexed = await ctx.redis.zrevrange(userKeys(ctx.prefix, uid).generations, 0, -1);
-  const byId = new Map<string, { kind: GenerationKind; job: GenerationJob }>();
-  for (const id of indexed) {
-    const found = await findJob(ctx, id);
-    if (found !== null && found.job.data.uid === uid) byId.set(id, found);
-  }
-  const scanned = await scanJobs(ctx, GENERATION_KINDS, scan, (job) => job.data.uid === uid);
-  for (const found of scanned.found) byId.set(found.job.id!, found);
-  const found = [...byId.values()].sort((a, b) => b.job.timestamp - a.job.timestamp);
-  return { found, scanned: scanned.scanned };
-}
-
-export async function findJobs(ctx: OpsContext, by: 'user' | 'task', value: string, scan: number): Promise<FindResult> {
+  by: 'user' | 'task',
+  value: string,
+  limit: number,
+): Promise<FindResult> {
   if (by === 'user') {
-    const { found, scanned } = await userJobs(ctx, value, scan);
-    return { by, value, jobs: await Promise.all(found.map(({ kind, job }) => summarize(kind, job))), scanned };
+    return { by, value, generations: (await userGenerations(ctx, value, limit)).map(summarize) };
   }
-  // The worker indexes each MiniMax task it starts; the scan covers jobs from before that index.
-  const indexedId = await ctx.redis.get(videoTaskKey(ctx.prefix, value));
-  const indexed = indexedId === null ? null : await findJob(ctx, indexedId);
-  if (indexed !== null) return { by, value, jobs: [await summarize(indexed.kind, indexed.job)], scanned: 0 };
-  const { found, scanned } = await scanJobs(ctx, ['video'], scan, (job) => job.data.video?.taskId === value);
-  return { by, value, jobs: await Promise.all(found.map(({ kind, job }) => summarize(kind, job))), scanned };
+  const rows = await ctx.database.db
+    .selectFrom('generations')
+    .selectAll()
+    .where('provider_task_id', '=', value)
+    .execute();
+  return { by, value, generations: rows.map(toRecord).map(summarize) };
 }

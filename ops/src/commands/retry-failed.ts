@@ -1,60 +1,49 @@
+import { generationJobOptions } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
-import type { GenerationJob } from './job-lookup';
 
 export interface RetryOutcome {
   id: string;
   kind: GenerationKind;
   uid: string;
-  result: 'retried' | 'skipped: canceled' | 'skipped: no tokens left';
+  result: 'retried' | 'skipped: no tokens left' | 'skipped: no longer failed';
   charged: boolean;
 }
 
 /**
- * Failed jobs gave their token back, so a retry charges it again (unless `free`); a user with none
- * left is skipped. Canceled jobs stay canceled. The job starts over: its attempts, its deadline clock,
- * its error and any video task state are cleared, so it does not fail at once on what failed it before.
+ * Puts failed generations back in their queue, oldest failure first, through the lifecycle: the owner is
+ * charged a token again, as a resubmission would be (a user with none left is skipped), unless `free`,
+ * when it runs on the house and its end moves no token. Its old job makes way for a fresh one.
  */
 export async function retryFailed(
   ctx: OpsContext,
   kinds: readonly GenerationKind[],
   options: { limit: number; free: boolean },
 ): Promise<RetryOutcome[]> {
+  const failed = await ctx.database.db
+    .selectFrom('generations')
+    .select(['id', 'kind', 'uid'])
+    .where('status', '=', 'failed')
+    .where('kind', 'in', kinds)
+    .orderBy('finished_at')
+    .limit(options.limit)
+    .execute();
   const outcomes: RetryOutcome[] = [];
-  for (const kind of kinds) {
-    const remaining = options.limit - outcomes.length;
-    if (remaining <= 0) break;
-    const failed = (await ctx.queues[kind].getFailed(0, remaining - 1)) as (GenerationJob | undefined)[];
-    for (const job of failed) {
-      if (job === undefined) continue;
-      outcomes.push(await retryOne(ctx, kind, job, options.free));
+  for (const { id, kind, uid } of failed) {
+    const base = { id, kind, uid };
+    const retried = await ctx.lifecycle.retry(id, { charge: !options.free });
+    if (!retried.ok) {
+      const result = retried.reason === 'exhausted' ? 'skipped: no tokens left' : 'skipped: no longer failed';
+      outcomes.push({ ...base, result, charged: false });
+      continue;
     }
+    await ctx.queues[kind].remove(id).catch(() => 0);
+    await ctx.queues[kind].add(
+      kind,
+      { kind },
+      generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention),
+    );
+    outcomes.push({ ...base, result: 'retried', charged: !options.free });
   }
   return outcomes;
-}
-
-async function retryOne(
-  ctx: OpsContext,
-  kind: GenerationKind,
-  job: GenerationJob,
-  free: boolean,
-): Promise<RetryOutcome> {
-  const base = { id: job.id!, kind, uid: job.data.uid };
-  if (await ctx.cancellations.isCanceled(job.id!)) return { ...base, result: 'skipped: canceled', charged: false };
-  let charged = false;
-  if (!free) {
-    const charge = await ctx.ledger.consume(job.data.uid, kind, job.id!);
-    if (charge.status === 'exhausted') return { ...base, result: 'skipped: no tokens left', charged: false };
-    charged = charge.status === 'charged';
-  }
-  try {
-    const { error: _error, startedAt: _startedAt, video: _video, ...data } = job.data;
-    await job.updateData(data);
-    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-    await job.log('retried by an operator (pnpm queues retry-failed)');
-  } catch (error) {
-    if (charged) await ctx.ledger.refund(job.data.uid, kind, job.id!);
-    throw error;
-  }
-  return { ...base, result: 'retried', charged };
 }

@@ -1,33 +1,83 @@
 import { randomUUID } from 'node:crypto';
 import { applicationDefault, deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
+import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
 import { LRUCache } from 'lru-cache';
 import type { ServerConfig } from '../config';
 
 export interface AuthUser {
   uid: string;
   email: string | null;
-  /** The `admin: true` custom claim (set with `getAuth().setCustomUserClaims(uid, { admin: true })`). */
-  admin?: boolean;
+  emailVerified: boolean;
+  /** When the user signed in (seconds): a revocation after it ends every token of that sign-in. */
+  authTimeSeconds: number;
+  /** When this ID token expires (ms since the epoch). */
+  tokenExpiresAtMs: number;
 }
 
-/** The one place that knows how an ID token becomes a user; HTTP and Socket.IO both ask it. */
+/** The account as the identity service holds it now, not as a token remembers it. */
+export interface AccountStatus {
+  uid: string;
+  exists: boolean;
+  disabled: boolean;
+  email: string | null;
+  emailVerified: boolean;
+  /** The `admin: true` custom claim (set with `getAuth().setCustomUserClaims(uid, { admin: true })`). */
+  admin: boolean;
+  /** Tokens of sign-ins before this moment (ms) are revoked; null when never revoked. */
+  validSinceMs: number | null;
+}
+
+export type RefusalReason = 'invalid' | 'deleted' | 'disabled' | 'revoked';
+
+export class IdentityRefused extends Error {
+  override readonly name = 'IdentityRefused';
+
+  constructor(readonly reason: RefusalReason) {
+    super(`identity refused: ${reason}`);
+  }
+}
+
+export interface Freshness {
+  /** Read the account from the identity service now instead of trusting a recent answer (sensitive actions). */
+  fresh?: boolean;
+}
+
+/** The one place that knows how an ID token becomes a user; HTTP, Socket.IO and the admin pages all ask it. */
 export interface IdentityVerifier {
-  /** Resolves the user, or rejects for a missing, malformed, expired or foreign token. */
-  verify(idToken: string): Promise<AuthUser>;
+  /** Resolves the user; rejects with IdentityRefused for a bad, expired or revoked token or an account gone. */
+  verify(idToken: string, options?: Freshness): Promise<AuthUser>;
+  /** The account now, at most `revalidateSeconds` old unless `fresh`. */
+  account(uid: string, options?: Freshness): Promise<AccountStatus>;
+  /** Deletes the account from the identity service; its tokens are refused here at once. */
+  deleteAccount(uid: string): Promise<void>;
+  /** The account was closed (heard from another server): refuse its tokens here at once. */
+  forget(uid: string): void;
   close(): Promise<void>;
+}
+
+/** Why an account may no longer act on a sign-in made at `authTimeSeconds`; null when it may. */
+export function refusalOf(status: AccountStatus, authTimeSeconds: number): RefusalReason | null {
+  if (!status.exists) return 'deleted';
+  if (status.disabled) return 'disabled';
+  // As firebase-admin's checkRevoked: a sign-in before the revocation (second precision) is over.
+  if (status.validSinceMs !== null && authTimeSeconds * 1000 < status.validSinceMs) return 'revoked';
+  return null;
 }
 
 /** Clients send the same ID token for up to an hour; most requests find it here. */
 const VERIFIED_TOKEN_CACHE_SIZE = 50_000;
+const ACCOUNT_CACHE_SIZE = 50_000;
+const ACCOUNT_READ_RETRY_MS = 200;
 
 /**
  * Firebase Auth through firebase-admin. Each call makes its own named app, so several servers can live
  * in one process (the tests do that) and each deletes only its own app on close.
  *
- * A verified token is remembered until it expires, so a client's every request doesn't pay for a
- * signature check (or, with the emulator, a lookup). As with `verifyIdToken` without `checkRevoked`, a
- * revoked token is accepted until it expires.
+ * Two caches keep the identity service off the hot path without letting a revoked user in for long: a
+ * token's signature and claims are trusted until it expires, and an account's state (deleted, disabled,
+ * revoked) for `revalidateSeconds`. So a deleted, disabled or revoked user is refused within that time
+ * on every request, and at once where `fresh` is asked for. When the identity service cannot be reached,
+ * the last known account state is kept rather than locking every user out; `fresh` reads fail closed.
  */
 export function createFirebaseVerifier(firebase: ServerConfig['firebase']): IdentityVerifier {
   if (firebase.authEmulatorHost !== null) {
@@ -42,18 +92,104 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
     },
     `mediagen-server-${randomUUID()}`,
   );
-  const auth = getAuth(app);
-  const verified = new LRUCache<string, AuthUser>({ max: VERIFIED_TOKEN_CACHE_SIZE });
-  return {
-    async verify(idToken) {
-      const cached = verified.get(idToken);
-      if (cached !== undefined) return cached;
-      const decoded = await auth.verifyIdToken(idToken);
-      const user = { uid: decoded.uid, email: decoded.email ?? null, admin: decoded.admin === true };
-      const remainingMs = decoded.exp * 1000 - Date.now();
-      if (remainingMs > 0) verified.set(idToken, user, { ttl: remainingMs });
-      return user;
-    },
-    close: () => deleteApp(app),
-  };
+  return new FirebaseIdentityVerifier(getAuth(app), firebase.revalidateSeconds * 1000, () => deleteApp(app));
+}
+
+class FirebaseIdentityVerifier implements IdentityVerifier {
+  private readonly tokens = new LRUCache<string, DecodedIdToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
+  private readonly accounts: LRUCache<string, AccountStatus>;
+
+  constructor(
+    private readonly auth: Auth,
+    revalidateMs: number,
+    readonly close: () => Promise<void>,
+  ) {
+    this.accounts = new LRUCache<string, AccountStatus>({
+      max: ACCOUNT_CACHE_SIZE,
+      ttl: revalidateMs,
+      allowStaleOnFetchRejection: true,
+      fetchMethod: (uid) => this.readAccount(uid),
+    });
+  }
+
+  async verify(idToken: string, options: Freshness = {}): Promise<AuthUser> {
+    const decoded = await this.decode(idToken);
+    const status = await this.account(decoded.uid, options);
+    const refusal = refusalOf(status, decoded.auth_time);
+    if (refusal !== null) throw new IdentityRefused(refusal);
+    return {
+      uid: decoded.uid,
+      email: decoded.email ?? null,
+      emailVerified: decoded.email_verified === true,
+      authTimeSeconds: decoded.auth_time,
+      tokenExpiresAtMs: decoded.exp * 1000,
+    };
+  }
+
+  async account(uid: string, options: Freshness = {}): Promise<AccountStatus> {
+    if (options.fresh === true) {
+      const status = await this.readAccount(uid);
+      this.accounts.set(uid, status);
+      return status;
+    }
+    const status = await this.accounts.fetch(uid);
+    if (status === undefined) throw new IdentityRefused('invalid');
+    return status;
+  }
+
+  async deleteAccount(uid: string): Promise<void> {
+    this.forget(uid);
+    await this.auth.deleteUser(uid).catch((error: unknown) => {
+      // Already gone (a retry of a closure that got this far): what was asked for is done.
+      if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+    });
+  }
+
+  forget(uid: string): void {
+    this.accounts.set(uid, closedAccount(uid));
+  }
+
+  private async decode(idToken: string): Promise<DecodedIdToken> {
+    const cached = this.tokens.get(idToken);
+    if (cached !== undefined) return cached;
+    const decoded = await this.auth.verifyIdToken(idToken).catch(() => {
+      throw new IdentityRefused('invalid');
+    });
+    const remainingMs = decoded.exp * 1000 - Date.now();
+    if (remainingMs > 0) this.tokens.set(idToken, decoded, { ttl: remainingMs });
+    return decoded;
+  }
+
+  /** One more try after a moment: a blip of the identity service should not sign a user out. */
+  private async readAccount(uid: string): Promise<AccountStatus> {
+    try {
+      return await this.readAccountOnce(uid);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, ACCOUNT_READ_RETRY_MS));
+      return this.readAccountOnce(uid);
+    }
+  }
+
+  private async readAccountOnce(uid: string): Promise<AccountStatus> {
+    try {
+      const record = await this.auth.getUser(uid);
+      const validSince = record.tokensValidAfterTime === undefined ? NaN : Date.parse(record.tokensValidAfterTime);
+      return {
+        uid,
+        exists: true,
+        disabled: record.disabled,
+        email: record.email ?? null,
+        emailVerified: record.emailVerified,
+        admin: record.customClaims?.admin === true,
+        validSinceMs: Number.isNaN(validSince) ? null : validSince,
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'auth/user-not-found') return closedAccount(uid);
+      throw error;
+    }
+  }
+}
+
+function closedAccount(uid: string): AccountStatus {
+  return { uid, exists: false, disabled: false, email: null, emailVerified: false, admin: false, validSinceMs: null };
 }

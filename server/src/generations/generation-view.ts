@@ -1,102 +1,69 @@
-import type { GenerationJobData, GenerationJobResult } from '@mediagen/core';
-import {
-  ERROR_MESSAGES,
-  nextProgress,
-  type ApiError,
-  type Generation,
-  type GenerationResult,
-  type GenerationStatus,
-} from '@mediagen/shared';
+import type { GenerationEvent, GenerationRecord } from '@mediagen/core';
+import { MAX_PROGRESS_BEFORE_COMPLETION, type Generation, type QueuePosition } from '@mediagen/shared';
 
-/** The fields of a BullMQ job the view reads (a `Job` satisfies it; tests pass plain objects). */
-export interface JobSnapshot {
-  id?: string | undefined;
-  data: GenerationJobData;
-  progress: unknown;
-  returnvalue: GenerationJobResult | null | undefined;
-  failedReason: string | undefined;
-  timestamp: number;
-  processedOn?: number | undefined;
-  finishedOn?: number | undefined;
+/** What a transition leaves behind, whether read from the record or heard on the update channel. */
+export type GenerationState = Pick<
+  GenerationEvent,
+  'id' | 'kind' | 'status' | 'version' | 'token' | 'error' | 'artifact'
+> & { createdAt: Date | string; updatedAt: Date | string; artifactExpiredAt: Date | string | null };
+
+export interface ViewExtras {
+  /** The latest progress a worker published for this version, if any. */
+  progress?: number | undefined;
+  queue?: QueuePosition | undefined;
 }
 
-/** BullMQ's job states, plus 'unknown' for a job that vanished while being read. */
-export type JobStateName =
-  'waiting' | 'delayed' | 'prioritized' | 'waiting-children' | 'active' | 'completed' | 'failed' | 'unknown';
+const iso = (value: Date | string) => new Date(value).toISOString();
 
-export interface ViewContext {
-  /** Whether the cancel flag is set for this generation. */
-  canceled: boolean;
-  /** Builds the short-lived signed URL of an artifact. */
-  artifactUrl(key: string): string;
-}
-
-function statusOf(state: JobStateName, canceled: boolean, started: boolean): GenerationStatus {
-  // A result that exists is delivered even if a cancel arrived too late to stop it.
-  if (state === 'completed') return 'completed';
-  if (canceled) return 'canceled';
-  switch (state) {
-    case 'active':
-      return 'active';
-    case 'failed':
-      return 'failed';
-    case 'waiting':
-    case 'delayed':
-    case 'prioritized':
-    case 'waiting-children':
-    case 'unknown':
-      // A started job waiting again is between video polls or retry attempts: still running for its owner.
-      return started ? 'active' : 'queued';
-  }
-}
-
-export function promptOf(data: GenerationJobData): string {
-  const request = data.request as { prompt?: string; input?: string };
-  return request.prompt ?? request.input ?? '';
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** One job and its state as the `Generation` every GET and every `generation:update` carries. */
-export function generationView(job: JobSnapshot, state: JobStateName, context: ViewContext): Generation {
-  const status = statusOf(state, context.canceled, job.processedOn !== undefined && job.processedOn !== null);
-  const reported = typeof job.progress === 'number' && Number.isFinite(job.progress) ? job.progress : 0;
+/** The contract's `Generation`: what every GET and every `generation:update` carries. */
+export function generationView(
+  state: GenerationState,
+  prompt: string,
+  artifactUrl: (key: string) => string,
+  extras: ViewExtras = {},
+): Generation {
+  const progress =
+    state.status === 'completed'
+      ? 100
+      : state.status === 'queued'
+        ? 0
+        : Math.min(MAX_PROGRESS_BEFORE_COMPLETION, Math.max(0, Math.round(extras.progress ?? 0)));
   const generation: Generation = {
-    id: job.id ?? '',
-    kind: job.data.kind,
-    status,
-    progress: status === 'completed' ? 100 : nextProgress(0, reported),
-    createdAt: iso(job.data.createdAt),
-    updatedAt: iso(Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0)),
-    prompt: promptOf(job.data),
+    id: state.id,
+    kind: state.kind,
+    status: state.status,
+    version: state.version,
+    progress,
+    token: state.token,
+    createdAt: iso(state.createdAt),
+    updatedAt: iso(state.updatedAt),
+    prompt,
   };
-  if (status === 'completed' && job.returnvalue?.artifactKey) {
-    const result: GenerationResult = {
-      url: context.artifactUrl(job.returnvalue.artifactKey),
-      mimeType: job.returnvalue.mimeType,
-    };
-    generation.result = result;
+  if (state.status === 'completed' && state.artifact !== null) {
+    generation.result = { url: artifactUrl(state.artifact.key), mimeType: state.artifact.mimeType };
   }
-  if (status === 'failed') generation.error = failureOf(job);
-  if (status === 'canceled') generation.error = { code: 'CANCELED', message: ERROR_MESSAGES.CANCELED };
+  if (state.status === 'completed' && state.artifactExpiredAt !== null) {
+    generation.resultExpiredAt = iso(state.artifactExpiredAt);
+  }
+  if ((state.status === 'failed' || state.status === 'canceled') && state.error !== null) {
+    generation.error = state.error;
+  }
+  if (state.status === 'queued' && extras.queue !== undefined) generation.queue = extras.queue;
   return generation;
 }
 
-function failureOf(job: JobSnapshot): ApiError {
-  // The worker stores the catalogue code and the spec's message; a bare failedReason is the fallback.
-  if (job.data.error) return job.data.error as ApiError;
-  return { code: 'INTERNAL', message: job.failedReason || ERROR_MESSAGES.INTERNAL };
-}
-
-/** The state right after enqueueing, without reading the job back. */
-export function queuedView(id: string, data: GenerationJobData): Generation {
+/** A record as the state a transition announced (for replaying the record after a missed announcement). */
+export function stateOfRecord(record: GenerationRecord): GenerationState {
   return {
-    id,
-    kind: data.kind,
-    status: 'queued',
-    progress: 0,
-    createdAt: iso(data.createdAt),
-    updatedAt: iso(data.createdAt),
-    prompt: promptOf(data),
+    id: record.id,
+    kind: record.kind,
+    status: record.status,
+    version: record.version,
+    token: record.token,
+    error: record.error,
+    artifact: record.artifact === null ? null : { key: record.artifact.key, mimeType: record.artifact.mimeType },
+    artifactExpiredAt: record.artifactExpiredAt,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
   };
 }

@@ -1,22 +1,54 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '@mediagen/core';
 import type { GenerationKind, QueuePosition } from '@mediagen/shared';
-import type { QueueInspector } from '../queue/generation-queues';
-import type { QueuePositions } from './generation-service';
+
+/** Where the queues stand, as the ETA needs it. */
+export interface QueueLoad {
+  workerCount(kind: GenerationKind): Promise<number | null>;
+  meanRunMs(kind: GenerationKind): Promise<number | null>;
+}
 
 /**
- * Position from the kind's wait list; ETA = position × mean recent run time ÷ workers serving the kind.
- * Rough on purpose: it does not know each worker's concurrency or how far the running jobs are, and it
- * is null until a run of that kind has completed or while no worker serves the kind.
+ * Places in line from the record: a queued generation's position is the number of queued generations of
+ * its kind submitted before it, itself included. ETA = position × mean recent run time ÷ workers serving
+ * the kind: rough on purpose (it knows neither each worker's concurrency nor how far running jobs are),
+ * and null until a run of that kind has completed, or while no worker serves the kind.
  */
-export class QueuePositionEstimator implements QueuePositions {
-  constructor(private readonly inspector: QueueInspector) {}
+export class QueuePositions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly load: QueueLoad,
+  ) {}
 
-  async of(kind: GenerationKind, id: string): Promise<QueuePosition | null> {
-    const position = await this.inspector.waitingPosition(kind, id);
-    if (position === null) return null;
-    const mean = await this.inspector.meanRunMs(kind);
-    if (mean === null) return { position, etaMs: null };
-    const workers = await this.inspector.workerCount(kind);
-    if (workers === null || workers === 0) return { position, etaMs: null };
-    return { position, etaMs: Math.round((position * mean) / workers) };
+  async eta(kind: GenerationKind, position: number): Promise<QueuePosition> {
+    const [mean, workers] = await Promise.all([this.load.meanRunMs(kind), this.load.workerCount(kind)]);
+    const etaMs = mean === null || workers === null || workers === 0 ? null : Math.round((position * mean) / workers);
+    return { position, etaMs };
+  }
+
+  /** Positions of those of `ids` still queued. */
+  async of(ids: readonly string[]): Promise<Map<string, QueuePosition>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('generations as g')
+      .select((eb) => [
+        'g.id',
+        'g.kind',
+        eb
+          .selectFrom('generations as q')
+          .select((counter) => counter.fn.countAll<string>().as('ahead'))
+          .whereRef('q.kind', '=', 'g.kind')
+          .where('q.status', '=', 'queued')
+          .where(sql<boolean>`(q.created_at, q.id) <= (g.created_at, g.id)`)
+          .as('position'),
+      ])
+      .where('g.id', 'in', ids)
+      .where('g.status', '=', 'queued')
+      .execute();
+    const positions = new Map<string, QueuePosition>();
+    await Promise.all(
+      rows.map(async (row) => positions.set(row.id, await this.eta(row.kind, Number(row.position ?? 1)))),
+    );
+    return positions;
   }
 }

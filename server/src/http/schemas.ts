@@ -1,86 +1,25 @@
-import { GENERATION_KINDS, GENERATION_STATUSES } from '@mediagen/shared';
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '@mediagen/shared';
+
+export { errorBodySchema };
 
 /**
- * JSON Schemas of the responses (the shapes of `Generation`, `GenerationList`, `Me` and `ErrorBody` in
- * `@mediagen/shared`). Fastify serializes with them, so a field the contract doesn't name never leaks out.
+ * Routes registered on the returned instance validate and serialise with the shared zod schemas (the
+ * contract is written once, in `@mediagen/shared`), and their handlers are typed from them. Only this
+ * plugin's scope: Bull Board's own routes keep Fastify's JSON-schema compilers.
  */
-export const errorBodySchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-    },
-  },
-} as const;
-
-// ISO 8601 strings, built by the server.
-const isoDate = { type: 'string' } as const;
-
-export const generationSchema = {
-  type: 'object',
-  required: ['id', 'kind', 'status', 'progress', 'createdAt', 'updatedAt', 'prompt'],
-  properties: {
-    id: { type: 'string' },
-    kind: { type: 'string', enum: [...GENERATION_KINDS] },
-    status: { type: 'string', enum: [...GENERATION_STATUSES] },
-    progress: { type: 'integer', minimum: 0, maximum: 100 },
-    createdAt: isoDate,
-    updatedAt: isoDate,
-    prompt: { type: 'string' },
-    result: {
-      type: 'object',
-      required: ['url', 'mimeType'],
-      properties: { url: { type: 'string' }, mimeType: { type: 'string' } },
-    },
-    error: errorBodySchema.properties.error,
-    queue: {
-      type: 'object',
-      required: ['position', 'etaMs'],
-      properties: { position: { type: 'integer' }, etaMs: { type: ['integer', 'null'] } },
-    },
-  },
-} as const;
-
-export const generationListSchema = {
-  type: 'object',
-  required: ['items', 'nextCursor'],
-  properties: {
-    items: { type: 'array', items: generationSchema },
-    nextCursor: { type: ['string', 'null'] },
-  },
-} as const;
-
-const tokenBalanceSchema = {
-  type: 'object',
-  required: [...GENERATION_KINDS],
-  properties: Object.fromEntries(GENERATION_KINDS.map((kind) => [kind, { type: 'integer', minimum: 0 }])),
-} as const;
-
-export const meSchema = {
-  type: 'object',
-  required: ['uid', 'email', 'tokens', 'allowance', 'resetsAt'],
-  properties: {
-    uid: { type: 'string' },
-    email: { type: ['string', 'null'] },
-    tokens: tokenBalanceSchema,
-    allowance: tokenBalanceSchema,
-    resetsAt: isoDate,
-  },
-} as const;
-
-export const generationIdParamsSchema = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', maxLength: 200 } },
-} as const;
+export function withSharedSchemas(app: FastifyInstance) {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app.withTypeProvider<ZodTypeProvider>();
+}
 
 /** The error statuses every authenticated route can answer with. */
 export const commonErrorResponses = {
   400: errorBodySchema,
   401: errorBodySchema,
   404: errorBodySchema,
+  429: errorBodySchema,
   503: errorBodySchema,
 } as const;

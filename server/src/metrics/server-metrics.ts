@@ -1,8 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
-import { COUNTED_JOB_STATES } from '../queue/generation-queues';
+import { COUNTED_JOB_STATES } from '../queue/queue-inspector';
 
-/** Delivery lag is a Redis round trip plus a job read when healthy; seconds mean trouble. */
+/** Delivery lag is a NOTIFY or a Redis message plus, at most, one read of the record; seconds mean trouble. */
 const LAG_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface MetricsSources {
@@ -14,8 +14,6 @@ export interface MetricsSources {
 /**
  * The server's Prometheus series, in a registry of its own (tests build several apps in one process).
  * Queue depth is read from Redis at scrape time; the rest is counted as it happens on this instance.
- * Every instance reads every queue event, so the job timing histograms of N servers each see all jobs:
- * aggregate them with max/avg across instances, not sum (docs/OPERATING.md).
  */
 export class ServerMetrics {
   readonly registry = new Registry();
@@ -81,7 +79,7 @@ export class ServerMetrics {
     });
     this.deliveryLag = new Histogram({
       name: 'mediagen_event_delivery_lag_seconds',
-      help: 'Time from a queue event being written to Redis to its generation:update being emitted',
+      help: 'Time from a change (a transition committed, progress reported) to its generation:update being emitted',
       labelNames: ['kind', 'event'] as const,
       buckets: LAG_BUCKETS_SECONDS,
       registers,
@@ -98,10 +96,9 @@ export class ServerMetrics {
     this.socketCount = count;
   }
 
-  /** Lag from a stream event id (`<ms>-<seq>`) to now. */
-  observeDeliveryLag(kind: GenerationKind, event: string, eventId: string | undefined, now = Date.now()): void {
-    const written = Number(eventId?.split('-')[0]);
-    if (!Number.isFinite(written) || written <= 0) return;
-    this.deliveryLag.observe({ kind, event }, Math.max(0, now - written) / 1000);
+  /** Lag from when a change happened (a transition's commit, a progress report) to now. */
+  observeDeliveryLag(kind: GenerationKind, status: string, happenedAtMs: number, now = Date.now()): void {
+    if (!Number.isFinite(happenedAtMs) || happenedAtMs <= 0) return;
+    this.deliveryLag.observe({ kind, event: status }, Math.max(0, now - happenedAtMs) / 1000);
   }
 }

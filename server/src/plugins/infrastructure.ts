@@ -1,13 +1,21 @@
 import fp from 'fastify-plugin';
+import { RecentRunTimes, connectRedis, migrateToLatest, openDatabase } from '@mediagen/core';
 import type { IdentityVerifier } from '../auth/identity-verifier';
 import { createFirebaseVerifier } from '../auth/identity-verifier';
-import { BullGenerationQueues } from '../queue/generation-queues';
+import { GenerationProducer } from '../queue/generation-producer';
+import { QueueInspector } from '../queue/queue-inspector';
 
 interface Options {
   identity?: IdentityVerifier | undefined;
 }
 
-/** Redis connections, the queues and their event readers, and the identity verifier. */
+/** This server's share of PostgreSQL's connections (it allows 100 in all, for every process). */
+const DATABASE_CONNECTIONS = 10;
+
+/**
+ * The outside world: the record (PostgreSQL, migrated at start), Redis (one producer connection that
+ * fails fast, for requests), the queues, and the identity verifier.
+ */
 export const infrastructurePlugin = fp<Options>(
   async (app, options) => {
     const { config } = app;
@@ -15,14 +23,24 @@ export const infrastructurePlugin = fp<Options>(
     app.decorate('identity', identity);
     app.addHook('onClose', () => identity.close());
 
-    const queues = await BullGenerationQueues.open({
-      redisUrl: config.redisUrl,
-      prefix: config.queuePrefix,
-      retry: config.jobs,
-      log: app.log,
+    const database = openDatabase(config.databaseUrl, {
+      maxConnections: DATABASE_CONNECTIONS,
+      applicationName: `${config.queuePrefix}:server`,
     });
-    app.decorate('generationQueues', queues);
-    app.addHook('onClose', () => queues.close());
+    app.addHook('onClose', () => database.close());
+    await migrateToLatest(database.db);
+    app.decorate('database', database);
+
+    const redis = await connectRedis(config.redisUrl, 'producer', `${config.queuePrefix}:server:producer`);
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    app.decorate('redis', redis);
+
+    const producer = new GenerationProducer(redis, config.queuePrefix, config.jobs, config.jobRetention, app.log);
+    app.addHook('onClose', () => producer.close());
+    app.decorate('producer', producer);
+    app.decorate('inspector', new QueueInspector(producer, new RecentRunTimes(redis, config.queuePrefix)));
   },
   { name: 'infrastructure', fastify: '5.x' },
 );

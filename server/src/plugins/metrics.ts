@@ -7,10 +7,10 @@ import { ServerMetrics } from '../metrics/server-metrics';
  */
 export const metricsPlugin = fp(
   async (app) => {
-    const queues = app.generationQueues;
+    const { inspector } = app;
     const metrics = new ServerMetrics({
-      jobCounts: (kind) => queues.jobCounts(kind),
-      isPaused: (kind) => queues.isPaused(kind),
+      jobCounts: (kind) => inspector.jobCounts(kind),
+      isPaused: (kind) => inspector.isPaused(kind),
     });
     app.decorate('metrics', metrics);
 

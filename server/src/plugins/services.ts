@@ -1,33 +1,51 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
+import { FileArtifactStore, GenerationLifecycle, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
+import { AdminSessions } from '../admin/admin-sessions';
 import { FileArtifactReader } from '../artifacts/artifact-reader';
 import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
+import { GenerationHistory } from '../generations/generation-history';
 import { GenerationService } from '../generations/generation-service';
-import { QueuePositionEstimator } from '../generations/queue-positions';
+import { GenerationViews } from '../generations/generation-views';
+import { QueuePositions } from '../generations/queue-positions';
 
 interface Options {
   clock?: (() => number) | undefined;
 }
 
-/** The services routes call: generations (quotas, fair use, ownership, cancel) and artifact links. */
+/** The services routes call: generations (through the lifecycle), artifact links and admin sessions. */
 export const servicesPlugin = fp<Options>(
   async (app, options) => {
-    const { config, metrics } = app;
+    const { config, metrics, database } = app;
     const clock = options.clock ?? Date.now;
     const signer = new ArtifactUrlSigner(config.artifactUrls.secret, config.artifactUrls.ttlSeconds, clock);
     app.decorate('artifactUrls', signer);
     app.decorate('artifacts', new FileArtifactReader(config.artifactsDir));
+    app.decorate('artifactStore', new FileArtifactStore(config.artifactsDir));
+    app.decorate(
+      'adminSessions',
+      new AdminSessions(app.redis, config.queuePrefix, config.admin.sessionTtlSeconds, clock),
+    );
+    app.decorate('emailHash', (email: string | null) =>
+      email === null ? null : emailHash(config.accountTraceSecret, email),
+    );
+    const positions = new QueuePositions(database.db, app.inspector);
+    const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     app.decorate(
       'generations',
       new GenerationService({
-        redis: app.generationQueues.producer,
-        queues: app.generationQueues,
-        prefix: config.queuePrefix,
-        artifactUrl: (key) => `${publicOrigin(app)}${signer.signedPath(key)}`,
+        lifecycle: new GenerationLifecycle(database.db, { clock }),
+        history: new GenerationHistory(database.db),
+        views: new GenerationViews(app.redis, config.queuePrefix, positions, artifactUrl),
+        positions,
+        producer: app.producer,
+        artifacts: app.artifactStore,
+        signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),
+        forgetProgress: (ids) => forgetProgress(app.redis, config.queuePrefix, ids),
+        emailHash: app.emailHash,
         log: app.log,
         clock,
         maxInFlightPerUser: config.limits.maxInFlightPerUser,
-        positions: new QueuePositionEstimator(app.generationQueues),
         events: {
           quotaRefused: (kind) => metrics.quotaRefusals.inc({ kind }),
           inFlightRefused: (kind) => metrics.inFlightRefusals.inc({ kind }),
@@ -40,7 +58,7 @@ export const servicesPlugin = fp<Options>(
 );
 
 /** PUBLIC_URL, or (when it is unset and the port was 0) the address the server actually listens on. */
-function publicOrigin(app: { config: { publicUrl: string | null; host: string }; server: Server }): string {
+export function publicOrigin(app: { config: { publicUrl: string | null; host: string }; server: Server }): string {
   if (app.config.publicUrl !== null) return app.config.publicUrl;
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;

@@ -1,35 +1,85 @@
+import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { connectRedis, parseProgressEvent, progressChannel } from '@mediagen/core';
+import { QueuePositions } from '../generations/queue-positions';
 import { GenerationRelay } from '../socket/generation-relay';
+import { RecordRelaySource } from '../socket/record-relay-source';
 import { createSocketGateway } from '../socket/socket-gateway';
+import { SocketPresence } from '../socket/socket-presence';
+import { UpdateStream } from '../socket/update-stream';
+import { publicOrigin } from './services';
 
-/** Socket.IO on the API's HTTP server, fed by the queue events of this instance. */
-export const socketPlugin = fp(
-  async (app) => {
-    const { metrics } = app;
-    const gateway = createSocketGateway(app.server, { corsOrigins: app.config.corsOrigins, verifier: app.identity });
+/** A server that stops without removing its sockets' presence frees their slots after this long. */
+const PRESENCE_LEASE_MS = 60_000;
+
+interface Options {
+  clock?: (() => number) | undefined;
+}
+
+/**
+ * Socket.IO on the API's HTTP server, and what it tells: every lifecycle transition (heard on the
+ * record's update channel) and the workers' progress (a Redis channel), relayed to owners connected here.
+ */
+export const socketPlugin = fp<Options>(
+  async (app, options) => {
+    const { metrics, config } = app;
+    const presence = new SocketPresence(
+      app.redis,
+      config.queuePrefix,
+      randomUUID(),
+      config.limits.socketsPerUser,
+      PRESENCE_LEASE_MS,
+      options.clock,
+    );
+    const gateway = createSocketGateway(app.server, {
+      corsOrigins: config.corsOrigins,
+      verifier: app.identity,
+      presence,
+      revalidateMs: config.firebase.revalidateSeconds * 1000,
+      clock: options.clock,
+    });
     app.decorate('sockets', gateway);
     metrics.countSocketsWith(() => gateway.io.engine.clientsCount);
 
     const relay = new GenerationRelay({
-      source: app.generationQueues,
-      load: (kind, id) => app.generations.snapshot(kind, id),
-      ownerOf: (kind, id) => app.generationQueues.ownerOf(kind, id),
       audience: gateway,
-      emit: (uid, generation, origin) => {
+      source: new RecordRelaySource(app.database.db, new QueuePositions(app.database.db, app.inspector)),
+      artifactUrl: (key) => `${publicOrigin(app)}${app.artifactUrls.signedPath(key)}`,
+      emit: (uid, generation, lagFromMs) => {
         gateway.emitToUser(uid, generation);
-        if (origin !== undefined && origin.event !== 'position') {
-          metrics.observeDeliveryLag(origin.kind, origin.event, origin.eventId);
-        }
+        metrics.observeDeliveryLag(generation.kind, generation.status, lagFromMs);
       },
-      waitingHead: (kind, count) => app.generationQueues.waitingHead(kind, count),
+      emitRemoved: (uid, id) => gateway.emitRemoved(uid, id),
       log: app.log,
     });
-    relay.start();
-    const stopObserving = app.generations.observeSubmissions(relay);
+
+    const updates = new UpdateStream({
+      databaseUrl: config.databaseUrl,
+      onEvent: (event) => relay.transition(event),
+      onAccountClosed: (uid) => {
+        app.identity.forget(uid);
+        gateway
+          .disconnectUser(uid)
+          .catch((error: unknown) => app.log.warn({ err: error }, 'could not forget a presence'));
+      },
+      onResumed: (since) => {
+        relay.replay(since).catch((error: unknown) => app.log.warn({ err: error }, 'could not replay missed updates'));
+      },
+      log: app.log,
+    });
+    await updates.start();
+    app.decorate('updates', updates);
+
+    const subscriber = await connectRedis(config.redisUrl, 'blocking', `${config.queuePrefix}:server:progress`);
+    subscriber.on('message', (channel: string, message: string) => {
+      const event = parseProgressEvent(message);
+      if (event !== null) relay.progress(event);
+    });
+    await subscriber.subscribe(progressChannel(config.queuePrefix));
 
     // Open sockets would keep the HTTP server from closing, so they go first.
     app.addHook('preClose', async () => {
-      stopObserving();
+      await Promise.all([updates.stop(), subscriber.quit().catch(() => subscriber.disconnect())]);
       await relay.stop();
       gateway.disconnectAll();
     });

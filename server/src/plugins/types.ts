@@ -1,20 +1,37 @@
+import type { Redis } from 'ioredis';
+import type { ArtifactStore, RecordDatabase } from '@mediagen/core';
+import type { AccountService } from '../account/account-service';
+import type { AdminSessions } from '../admin/admin-sessions';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
 import type { ArtifactReader } from '../artifacts/artifact-reader';
 import type { ArtifactUrlSigner } from '../artifacts/artifact-urls';
 import type { ServerConfig } from '../config';
 import type { GenerationService } from '../generations/generation-service';
-import type { BullGenerationQueues } from '../queue/generation-queues';
+import type { GenerationProducer } from '../queue/generation-producer';
+import type { QueueInspector } from '../queue/queue-inspector';
 import type { SocketGateway } from '../socket/socket-gateway';
+import type { UpdateStream } from '../socket/update-stream';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: ServerConfig;
     identity: IdentityVerifier;
-    generationQueues: BullGenerationQueues;
+    database: RecordDatabase;
+    /** The producer connection: fails fast while Redis is down. */
+    redis: Redis;
+    producer: GenerationProducer;
+    inspector: QueueInspector;
     generations: GenerationService;
     artifactUrls: ArtifactUrlSigner;
     artifacts: ArtifactReader;
+    /** Where results are kept, for deleting them with their generation. */
+    artifactStore: ArtifactStore;
+    adminSessions: AdminSessions;
+    /** The keyed hash of an email a closed account's trace is kept under (core's emailHash). */
+    emailHash(email: string | null): string | null;
+    accounts: AccountService;
     sockets: SocketGateway;
+    updates: UpdateStream;
   }
   interface FastifyRequest {
     /** Set by the auth hook on every /api route; null elsewhere. */

@@ -21,6 +21,7 @@ textarea,input{width:100%;box-sizing:border-box;margin:.25rem 0;padding:.5rem}#s
 <form id="token"><textarea name="token" rows="6" placeholder="Firebase ID token" required></textarea>
 <button>Open the queues</button></form>
 ${emulatorForm}
+<p><button id="sign-out" type="button">Sign out of the admin session</button></p>
 <p id="status" role="status"></p>
 <script>
 const status = document.getElementById('status');
@@ -33,6 +34,10 @@ async function openSession(idToken) {
 document.getElementById('token').addEventListener('submit', (event) => {
   event.preventDefault();
   openSession(new FormData(event.target).get('token').trim());
+});
+document.getElementById('sign-out').addEventListener('click', async () => {
+  const response = await fetch('/admin/session', { method: 'DELETE' });
+  status.textContent = response.ok ? 'Signed out.' : 'Sign-out failed (' + response.status + ')';
 });
 const password = document.getElementById('password');
 if (password) password.addEventListener('submit', async (event) => {

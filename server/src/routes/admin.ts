@@ -2,10 +2,12 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { isAdmin } from '../admin/admin-access';
-import { ADMIN_COOKIE_PATH, ADMIN_SESSION_COOKIE, AdminSessionSigner, readCookie } from '../admin/admin-session';
+import { ADMIN_COOKIE_PATH, ADMIN_SESSION_COOKIE, readCookie } from '../admin/admin-sessions';
+import { refusalOf } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
-import { errorBodySchema } from '../http/schemas';
+import { errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { bearerToken } from '../plugins/auth';
 import { adminLoginPage } from './admin-login-page';
 
@@ -13,28 +15,40 @@ const QUEUES_PATH = '/admin/queues';
 
 type AdminCheck = { outcome: 'admin'; uid: string } | { outcome: 'anonymous' } | { outcome: 'forbidden' };
 
-interface Options {
-  clock?: (() => number) | undefined;
-}
-
 /**
  * /admin: the login page, the session cookie, and Bull Board at /admin/queues (pages, static files and
  * its /admin/queues/api routes alike) behind the admin check. Admin requests carry either a bearer ID
  * token or the session cookie; anonymous callers get 401, signed-in non-admins 403.
+ *
+ * Admin power is checked against the account as it is now, on every request: a removed claim, an
+ * unlisted or unverified email, a disabled, deleted or revoked account ends admin access at once, and
+ * signing out ends the session on the server.
  */
-export const adminRoutes: FastifyPluginAsync<Options> = async (app, options) => {
+export const adminRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
-  const sessions = new AdminSessionSigner(config.admin.sessionSecret, config.admin.sessionTtlSeconds, options.clock);
+  const sessions = app.adminSessions;
 
   async function check(request: FastifyRequest): Promise<AdminCheck> {
     const token = bearerToken(request);
     if (token !== undefined) {
-      const user = await app.identity.verify(token).catch(() => null);
+      const user = await app.identity.verify(token, { fresh: true }).catch(() => null);
       if (user === null) return { outcome: 'anonymous' };
-      return isAdmin(user, config.admin.emails) ? { outcome: 'admin', uid: user.uid } : { outcome: 'forbidden' };
+      const account = await app.identity.account(user.uid);
+      return isAdmin(account, config.admin.emails) ? { outcome: 'admin', uid: user.uid } : { outcome: 'forbidden' };
     }
-    const uid = sessions.verify(readCookie(request.headers.cookie, ADMIN_SESSION_COOKIE));
-    return uid === null ? { outcome: 'anonymous' } : { outcome: 'admin', uid };
+    const sessionId = readCookie(request.headers.cookie, ADMIN_SESSION_COOKIE);
+    const session = await sessions.find(sessionId);
+    if (session === null) return { outcome: 'anonymous' };
+    const account = await app.identity.account(session.uid, { fresh: true }).catch(() => null);
+    if (account === null || refusalOf(account, session.createdAtMs / 1000) !== null) {
+      await sessions.end(sessionId);
+      return { outcome: 'anonymous' };
+    }
+    if (!isAdmin(account, config.admin.emails)) {
+      await sessions.end(sessionId);
+      return { outcome: 'forbidden' };
+    }
+    return { outcome: 'admin', uid: session.uid };
   }
 
   const secureCookie = (request: FastifyRequest) =>
@@ -57,41 +71,43 @@ export const adminRoutes: FastifyPluginAsync<Options> = async (app, options) => 
       .send(adminLoginPage({ emulatorHost: config.firebase.authEmulatorHost })),
   );
 
-  app.post(
-    '/admin/session',
-    {
-      schema: {
-        response: {
-          200: {
-            type: 'object',
-            required: ['uid', 'expiresAt'],
-            properties: { uid: { type: 'string' }, expiresAt: { type: 'string' } },
+  // The session routes validate with the shared schemas in a scope of their own: Bull Board's routes below
+  // bring JSON schemas for Fastify's default compilers.
+  await app.register(async (scope) => {
+    withSharedSchemas(scope).post(
+      '/admin/session',
+      {
+        schema: {
+          response: {
+            200: z.object({ uid: z.string(), expiresAt: z.string() }),
+            401: errorBodySchema,
+            403: errorBodySchema,
           },
-          401: errorBodySchema,
-          403: errorBodySchema,
         },
       },
-    },
-    async (request, reply) => {
-      // Only a bearer token opens a session: a session cookie must not extend itself.
-      const token = bearerToken(request);
-      const user = token === undefined ? null : await app.identity.verify(token).catch(() => null);
-      if (user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
-      if (!isAdmin(user, config.admin.emails)) throw adminOnly();
-      const session = sessions.issue(user.uid);
-      return reply
-        .header('set-cookie', cookie(request, session.value, sessions.ttlSeconds))
-        .header('cache-control', 'no-store')
-        .send({ uid: user.uid, expiresAt: new Date(session.expiresAt * 1000).toISOString() });
-    },
-  );
+      async (request, reply) => {
+        // Only a bearer token opens a session: a session cookie must not extend itself.
+        const token = bearerToken(request);
+        const user = token === undefined ? null : await app.identity.verify(token, { fresh: true }).catch(() => null);
+        if (user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
+        if (!isAdmin(await app.identity.account(user.uid), config.admin.emails)) throw adminOnly();
+        const session = await sessions.open(user.uid);
+        return reply
+          .header('set-cookie', cookie(request, session.id, sessions.ttlSeconds))
+          .header('cache-control', 'no-store')
+          .send({ uid: user.uid, expiresAt: new Date(session.expiresAtMs).toISOString() });
+      },
+    );
+  });
 
-  app.delete('/admin/session', async (request, reply) =>
-    reply
+  app.delete('/admin/session', async (request, reply) => {
+    await sessions.end(readCookie(request.headers.cookie, ADMIN_SESSION_COOKIE));
+    return reply
       .header('set-cookie', cookie(request, '', 0))
+      .header('cache-control', 'no-store')
       .status(204)
-      .send(),
-  );
+      .send();
+  });
 
   await app.register(async (board) => {
     // Replies here rather than throwing: Bull Board installs its own error handler in this scope.
@@ -105,7 +121,7 @@ export const adminRoutes: FastifyPluginAsync<Options> = async (app, options) => 
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(QUEUES_PATH);
     createBullBoard({
-      queues: app.generationQueues.bullQueues().map((queue) => new BullMQAdapter(queue)),
+      queues: app.producer.all().map((queue) => new BullMQAdapter(queue)),
       serverAdapter,
       options: { uiConfig: { boardTitle: 'MediaGen queues' } },
     });

@@ -6,6 +6,9 @@ import { meRoutes } from './me';
 
 const ONE_MINUTE_MS = 60_000;
 
+/** The rate limiter's Redis namespace; a user's own counter is `<namespace>uid:<uid>`. */
+export const rateLimitNamespace = (prefix: string) => `${prefix}:rate-limit:`;
+
 /**
  * Everything under /api needs a valid Firebase ID token. The caller is identified first so the rate
  * limit (shared by every server through Redis) counts per user, or per IP before sign-in; the 401 comes
@@ -17,8 +20,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(rateLimit, {
     max: config.limits.rateLimitPerMinute,
     timeWindow: ONE_MINUTE_MS,
-    redis: app.generationQueues.producer,
-    nameSpace: `${config.queuePrefix}:rate-limit:`,
+    redis: app.redis,
+    nameSpace: rateLimitNamespace(config.queuePrefix),
     keyGenerator: (request) => (request.user === null ? `ip:${request.ip}` : `uid:${request.user.uid}`),
     errorResponseBuilder: () => new ServiceError(429, 'RATE_LIMITED'),
   });

@@ -1,15 +1,9 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { ServiceError, notFound } from '../http/errors';
-import { errorBodySchema } from '../http/schemas';
+import { z } from 'zod';
 import { parseByteRange } from '../artifacts/byte-range';
-
-interface Params {
-  key: string;
-}
-interface Query {
-  exp?: string;
-  sig?: string;
-}
+import { ServiceError, notFound } from '../http/errors';
+import { errorBodySchema, withSharedSchemas } from '../http/schemas';
 
 /**
  * /artifacts/:key?exp=&sig=: results for <img>, <video> and <audio>, which send no bearer header. A bad
@@ -17,13 +11,20 @@ interface Query {
  * served as 206, which <video> needs to seek.
  */
 export const artifactRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: Params; Querystring: Query }>(
+  withSharedSchemas(app).get(
     '/artifacts/:key',
     {
       schema: {
-        params: { type: 'object', required: ['key'], properties: { key: { type: 'string', maxLength: 200 } } },
-        querystring: { type: 'object', properties: { exp: { type: 'string' }, sig: { type: 'string' } } },
-        response: { 403: errorBodySchema, 404: errorBodySchema, 416: errorBodySchema },
+        params: z.object({ key: z.string().max(200) }),
+        querystring: z.object({ exp: z.string().optional(), sig: z.string().optional() }),
+        // The file itself is streamed as it is, never serialised.
+        response: {
+          200: z.instanceof(Readable),
+          206: z.instanceof(Readable),
+          403: errorBodySchema,
+          404: errorBodySchema,
+          416: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {

@@ -1,26 +1,25 @@
-import { IDEMPOTENCY_KEY_HEADER, listQuerySchema } from '@mediagen/shared';
 import type { FastifyPluginAsync } from 'fastify';
-import { ServiceError } from '../http/errors';
+import { z } from 'zod';
 import {
-  commonErrorResponses,
-  errorBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
   generationIdParamsSchema,
   generationListSchema,
   generationSchema,
-} from '../http/schemas';
+  listQuerySchema,
+} from '@mediagen/shared';
+import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { currentUser } from '../plugins/auth';
 
-interface IdParams {
-  id: string;
-}
-
-/** /api/generations: submit, read, list and cancel the caller's own generations. */
+/** /api/generations: submit, read, list, cancel and delete the caller's own generations. */
 export const generationRoutes: FastifyPluginAsync = async (app) => {
-  // The body is checked by the shared schema (its messages are the spec's), not by Fastify's validator.
-  app.post(
+  const routes = withSharedSchemas(app);
+
+  // The body is checked by the service with the shared request schema, whose messages are the spec's.
+  routes.post(
     '/generations',
     {
       schema: {
+        body: z.unknown(),
         response: {
           202: generationSchema,
           ...commonErrorResponses,
@@ -40,28 +39,20 @@ export const generationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get(
+  routes.get(
     '/generations',
-    { schema: { response: { 200: generationListSchema, ...commonErrorResponses } } },
-    async (request) => {
-      const query = listQuerySchema.safeParse(request.query);
-      if (!query.success) {
-        const issue = query.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-        throw new ServiceError(400, 'INVALID_REQUEST', `${where}${issue?.message ?? 'invalid query'}`);
-      }
-      return app.generations.list(currentUser(request), query.data);
-    },
+    { schema: { querystring: listQuerySchema, response: { 200: generationListSchema, ...commonErrorResponses } } },
+    async (request) => app.generations.list(currentUser(request), request.query),
   );
 
-  app.get<{ Params: IdParams }>(
+  routes.get(
     '/generations/:id',
     { schema: { params: generationIdParamsSchema, response: { 200: generationSchema, ...commonErrorResponses } } },
     async (request) => app.generations.get(currentUser(request), request.params.id),
   );
 
-  app.delete<{ Params: IdParams }>(
-    '/generations/:id',
+  routes.post(
+    '/generations/:id/cancel',
     {
       schema: {
         params: generationIdParamsSchema,
@@ -69,5 +60,15 @@ export const generationRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => app.generations.cancel(currentUser(request), request.params.id),
+  );
+
+  // Deleting one still running cancels it first; its file goes at once.
+  routes.delete(
+    '/generations/:id',
+    { schema: { params: generationIdParamsSchema, response: { 204: z.null(), ...commonErrorResponses } } },
+    async (request, reply) => {
+      await app.generations.remove(currentUser(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   );
 };

@@ -1,10 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { commonErrorResponses, meSchema } from '../http/schemas';
+import { z } from 'zod';
+import { closeAccountSchema, meSchema } from '@mediagen/shared';
+import { commonErrorResponses, withSharedSchemas } from '../http/schemas';
 import { currentUser } from '../plugins/auth';
 
-/** /api/me: who the caller is and how many tokens of each kind are left. */
+/** /api/me: who the caller is and how many tokens of each kind are left; closing the account. */
 export const meRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/me', { schema: { response: { 200: meSchema, ...commonErrorResponses } } }, async (request) =>
+  const routes = withSharedSchemas(app);
+  routes.get('/me', { schema: { response: { 200: meSchema, ...commonErrorResponses } } }, async (request) =>
     app.generations.me(currentUser(request)),
+  );
+
+  routes.delete(
+    '/me',
+    { schema: { body: closeAccountSchema, response: { 204: z.null(), ...commonErrorResponses } } },
+    async (request, reply) => {
+      await app.accounts.close(currentUser(request));
+      return reply.status(204).send(null);
+    },
   );
 };

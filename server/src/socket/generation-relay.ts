@@ -1,287 +1,194 @@
-import { isFinalStatus, nextProgress, type Generation, type GenerationKind } from '@mediagen/shared';
-import type { SubmissionObserver } from '../generations/generation-service';
-import type { GenerationEventSource, QueueEventName } from '../queue/generation-queues';
+import { LRUCache } from 'lru-cache';
+import type { GenerationEvent, ProgressEvent } from '@mediagen/core';
+import {
+  MAX_PROGRESS_BEFORE_COMPLETION,
+  type Generation,
+  type GenerationKind,
+  type QueuePosition,
+} from '@mediagen/shared';
+import { generationView, type GenerationState } from '../generations/generation-view';
 
-const MAX_TRACKED_JOBS = 10_000;
-/** How many of the next jobs of a kind hear their new place when the queue moves. */
-export const POSITION_UPDATES_PER_KIND = 50;
-/** Queue moves within this window are answered with one round of position updates. */
+const MAX_TRACKED = 10_000;
+/** Queue moves within this window are answered with one round of position updates per kind. */
 const POSITION_REFRESH_DELAY_MS = 200;
-/** How long a submission's 'waiting' event waits for the submission's own state before reading the job. */
-const SUBMISSION_WAIT_MS = 5000;
-
-/** Where an update came from: the queue event behind it, for the delivery lag. */
-export interface UpdateOrigin {
-  kind: GenerationKind;
-  event: string;
-  eventId?: string | undefined;
-}
 
 export interface RelayLogger {
   warn(details: object, message: string): void;
 }
 
-/** Who is connected to this instance. */
+/** Who is connected to this server instance. */
 export interface RelayAudience {
-  /** Whether any socket at all is connected here. */
-  any(): boolean;
   /** Whether the user has a socket connected here. */
   has(uid: string): boolean;
+  /** Every user with a socket here. */
+  uids(): string[];
 }
 
-interface Options {
-  source: GenerationEventSource;
-  /** Reads the current state of a generation and its owner; null when the job no longer exists. */
-  load(kind: GenerationKind, id: string): Promise<{ uid: string; generation: Generation } | null>;
-  /** Reads only who owns a generation; null when the job no longer exists. */
-  ownerOf(kind: GenerationKind, id: string): Promise<string | null>;
+/** What the relay reads from the record; only ever for owners connected here. */
+export interface RelaySource {
+  /** A generation's prompt (fixed at submit); null when it no longer exists. */
+  prompt(id: string): Promise<string | null>;
+  /** A generation's state now, for progress heard before any transition was told here. */
+  state(id: string): Promise<(GenerationState & { uid: string; prompt: string }) | null>;
+  /** Queued generations of a kind owned by these users, with their places in line. */
+  queued(
+    kind: GenerationKind,
+    uids: readonly string[],
+  ): Promise<{ state: GenerationState & { uid: string; prompt: string }; queue: QueuePosition }[]>;
+  /** Generations of these users changed since a moment, to replay what a lost connection missed. */
+  changedSince(since: Date, uids: readonly string[]): Promise<(GenerationState & { uid: string })[]>;
+  /** The place in line of a queued generation; null when it is no longer queued. */
+  queuePosition(id: string): Promise<QueuePosition | null>;
+}
+
+export interface RelayOptions {
   audience: RelayAudience;
-  emit(uid: string, generation: Generation, origin?: UpdateOrigin): void;
-  /** The next jobs of a kind, first one first; with it, waiting jobs hear their position as the queue moves. */
-  waitingHead?(kind: GenerationKind, count: number): Promise<string[]>;
+  source: RelaySource;
+  artifactUrl(key: string): string;
+  emit(uid: string, generation: Generation, lagFromMs: number): void;
+  /** Tells the owner's sockets here that a generation of theirs was deleted. */
+  emitRemoved(uid: string, id: string): void;
   log: RelayLogger;
 }
 
-const QUEUE_MOVES: ReadonlySet<QueueEventName> = new Set(['active', 'completed', 'failed', 'removed']);
-
 /**
- * Turns queue events into `generation:update` events for the owner. Each event but progress re-reads the
- * whole job, so a late or repeated event still carries the current state. Per job, events are handled in order and
- * progress never goes backwards (state is kept only until the job ends).
- *
- * Every instance hears every event, but only the one holding the owner's socket needs the job: the
- * others learn the owner once (one field read, then remembered) and drop the event without reading
- * more. An owner who connects later loses nothing: the client fetches its list on every connect.
- *
- * A generation submitted through this instance is told to its owner from the submission itself: its
- * first 'waiting' event waits for the 202's state and sends that instead of reading the job back.
+ * Turns the lifecycle's announcements and the workers' progress into `generation:update` events for
+ * owners connected to this instance; everyone else's are dropped unread. It only filters by owner, adds
+ * the prompt (read once per generation) and the signed artifact URL, and emits: the state itself comes
+ * whole from the announcement, with its version. Per generation, updates go out in order, each version
+ * once; progress rides on the version it belongs to and only rises.
  */
-export class GenerationRelay implements SubmissionObserver {
-  /** Per running job: what its owner last saw. Dropped when the job ends. */
-  private readonly lastSent = new Map<string, { uid: string; generation: Generation; fingerprint: string }>();
-  /** Job id → owner, for the jobs this instance has heard of; an owner never changes. */
-  private readonly owners = new Map<string, string>();
-  /** Submissions of this instance whose first 'waiting' event has not been handled yet: their state, once known. */
-  private readonly submissions = new Map<string, Submission>();
+export class GenerationRelay {
+  /** What each owner here was last told, per generation. */
+  private readonly told = new LRUCache<string, { uid: string; generation: Generation }>({ max: MAX_TRACKED });
+  private readonly prompts = new LRUCache<string, string>({ max: MAX_TRACKED });
   private readonly pending = new Map<string, Promise<void>>();
-  private readonly detach: (() => void)[] = [];
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
   private stopped = false;
 
-  constructor(private readonly options: Options) {}
+  constructor(private readonly options: RelayOptions) {}
 
-  start(): void {
-    this.detach.push(
-      this.options.source.onQueueEvent((kind, event, jobId, eventId, progress) => {
-        this.enqueue(jobId, () => this.relay(kind, event, jobId, eventId, progress));
-        if (QUEUE_MOVES.has(event)) this.schedulePositionRefresh(kind);
+  transition(event: GenerationEvent): void {
+    if (event.status !== 'queued' || event.removed) this.schedulePositionRefresh(event.kind);
+    if (!this.options.audience.has(event.uid)) return;
+    if (event.removed) {
+      this.sequence(event.id, async () => {
+        this.told.delete(event.id);
+        this.prompts.delete(event.id);
+        this.options.emitRemoved(event.uid, event.id);
+      });
+      return;
+    }
+    this.sequence(event.id, () => this.tell(event.uid, event, Date.parse(event.updatedAt)));
+  }
+
+  progress(event: ProgressEvent): void {
+    if (!this.options.audience.has(event.uid)) return;
+    this.sequence(event.id, async () => {
+      const told = this.told.get(event.id);
+      if (told === undefined) {
+        // Progress of a generation this instance has told nothing of yet: its state comes from the record.
+        const state = await this.options.source.state(event.id);
+        if (state === null || state.status !== 'active' || state.version !== event.version) return;
+        this.prompts.set(event.id, state.prompt);
+        this.send(
+          state.uid,
+          generationView(state, state.prompt, this.options.artifactUrl, { progress: event.progress }),
+          event.at,
+        );
+        return;
+      }
+      const { generation } = told;
+      const progress = Math.min(MAX_PROGRESS_BEFORE_COMPLETION, Math.round(event.progress));
+      if (generation.status !== 'active' || event.version !== generation.version || progress <= generation.progress)
+        return;
+      this.send(told.uid, { ...generation, progress }, event.at);
+    });
+  }
+
+  /** After a lost update stream: the record's state of everyone connected here, changed since `since`. */
+  async replay(since: Date): Promise<void> {
+    const uids = this.options.audience.uids();
+    if (uids.length === 0) return;
+    const changed = await this.options.source.changedSince(since, uids);
+    for (const state of changed) {
+      this.sequence(state.id, () => this.tell(state.uid, state, Date.now()));
+    }
+  }
+
+  private async tell(uid: string, state: GenerationState, lagFromMs: number): Promise<void> {
+    const told = this.told.get(state.id)?.generation;
+    if (told !== undefined && told.version >= state.version) return;
+    let prompt = this.prompts.get(state.id);
+    if (prompt === undefined) {
+      const read = await this.options.source.prompt(state.id);
+      if (read === null) return;
+      prompt = read;
+      this.prompts.set(state.id, prompt);
+    }
+    const queue = state.status === 'queued' ? await this.options.source.queuePosition(state.id) : null;
+    this.send(
+      uid,
+      generationView(state, prompt, this.options.artifactUrl, {
+        // A new version of a running generation keeps the progress its owner has seen.
+        progress: told?.status === 'active' && state.status === 'active' ? told.progress : undefined,
+        queue: queue ?? undefined,
       }),
-      this.options.source.onCanceled((kind, event, eventId) => {
-        this.enqueue(event.jobId, async () => {
-          this.forget(event.jobId);
-          if (!this.options.audience.has(event.uid)) return;
-          const generation = JSON.parse(event.generation) as Generation;
-          this.options.emit(event.uid, generation, { kind, event: 'canceled', eventId });
-        });
-        this.schedulePositionRefresh(kind);
-      }),
+      lagFromMs,
     );
   }
 
+  private send(uid: string, generation: Generation, lagFromMs: number): void {
+    this.told.set(generation.id, { uid, generation });
+    this.options.emit(uid, generation, lagFromMs);
+  }
+
   /**
-   * Re-sends the state (with its new `queue` position) of the next few waiting jobs of a kind. Moves
-   * that come close together share one refresh, and only the first POSITION_UPDATES_PER_KIND jobs are
-   * read, so a long queue costs the same as a short one.
+   * A generation left its queue: the queued ones of that kind moved up. Their owners connected here hear
+   * their new place (same version: a place in line is not a transition). Moves close together share one
+   * round.
    */
   private schedulePositionRefresh(kind: GenerationKind): void {
-    const waitingHead = this.options.waitingHead;
-    if (waitingHead === undefined || this.stopped || this.positionRefreshes.has(kind)) return;
+    if (this.stopped || this.positionRefreshes.has(kind)) return;
     const timer = setTimeout(() => {
       this.positionRefreshes.delete(kind);
-      if (this.stopped) return;
-      waitingHead(kind, POSITION_UPDATES_PER_KIND).then(
-        (ids) => ids.forEach((id) => this.enqueue(id, () => this.relay(kind, 'position', id, undefined))),
-        (error: unknown) => this.options.log.warn({ err: error, kind }, 'could not read the waiting jobs'),
+      const uids = this.options.audience.uids();
+      if (this.stopped || uids.length === 0) return;
+      this.options.source.queued(kind, uids).then(
+        (waiting) => {
+          for (const { state, queue } of waiting) {
+            this.sequence(state.id, async () => {
+              const told = this.told.get(state.id)?.generation;
+              if (told === undefined || told.version !== state.version || told.queue?.position === queue.position)
+                return;
+              this.send(state.uid, { ...told, queue }, Date.now());
+            });
+          }
+        },
+        (error: unknown) => this.options.log.warn({ err: error, kind }, 'could not refresh queue positions'),
       );
     }, POSITION_REFRESH_DELAY_MS);
     this.positionRefreshes.set(kind, timer);
   }
 
-  /**
-   * The events that change only what they say, applied to what this relay last told without reading the
-   * job back from Redis: progress (most of the traffic, and its event carries the new value) of a running
-   * job, and the first start of a job last told as queued (a job that never started has nothing else to
-   * show: no result, no error, no progress).
-   */
-  private fromKnownState(
-    jobId: string,
-    event: QueueEventName | 'position',
-    reportedProgress: number | undefined,
-  ): { uid: string; generation: Generation } | null {
-    const known = this.lastSent.get(jobId);
-    if (known === undefined) return null;
-    const { uid, generation } = known;
-    if (event === 'progress' && reportedProgress !== undefined && generation.status === 'active') {
-      return { uid, generation: { ...generation, progress: nextProgress(0, reportedProgress) } };
-    }
-    if (event === 'active' && generation.status === 'queued') {
-      const { queue: _position, ...started } = generation;
-      return { uid, generation: { ...started, status: 'active', updatedAt: new Date().toISOString() } };
-    }
-    return null;
-  }
-
-  enqueuing(uid: string, id: string): void {
-    this.rememberOwner(id, uid);
-    this.submissions.set(id, newSubmission(uid));
-    // A 'waiting' event that never came (the stream was trimmed past it) must not pile up.
-    if (this.submissions.size > MAX_TRACKED_JOBS) this.submissions.delete(this.submissions.keys().next().value!);
-  }
-
-  enqueued(_uid: string, generation: Generation): void {
-    this.submissions.get(generation.id)?.settle(generation);
-  }
-
-  notEnqueued(id: string): void {
-    this.submissions.get(id)?.settle(null);
-    this.submissions.delete(id);
-    this.owners.delete(id);
-  }
-
-  /** The 202's state of a submission of this instance, when it comes in time; null otherwise. */
-  private async submittedState(jobId: string): Promise<{ uid: string; generation: Generation } | null> {
-    const submission = this.submissions.get(jobId)!;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SUBMISSION_WAIT_MS)));
-    try {
-      const generation = await Promise.race([submission.state, late]);
-      return generation === null ? null : { uid: submission.uid, generation };
-    } finally {
-      clearTimeout(timer);
-      this.submissions.delete(jobId);
-    }
-  }
-
-  private rememberOwner(jobId: string, uid: string): void {
-    this.owners.set(jobId, uid);
-    // Jobs that end without this server hearing it (removed by retention) must not pile up.
-    if (this.owners.size > MAX_TRACKED_JOBS) this.owners.delete(this.owners.keys().next().value!);
-  }
-
-  private async ownerListensHere(kind: GenerationKind, jobId: string): Promise<boolean> {
-    const { audience } = this.options;
-    if (!audience.any()) return false;
-    let owner = this.owners.get(jobId);
-    if (owner === undefined) {
-      const read = await this.options.ownerOf(kind, jobId);
-      if (read === null) return false;
-      owner = read;
-      this.rememberOwner(jobId, owner);
-    }
-    return audience.has(owner);
-  }
-
-  private forget(jobId: string): void {
-    this.lastSent.delete(jobId);
-    this.owners.delete(jobId);
-    this.submissions.delete(jobId);
-  }
-
-  /** Stops listening and waits for the updates already being handled. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.detach.splice(0).forEach((off) => off());
-    this.positionRefreshes.forEach((timer) => clearTimeout(timer));
-    this.positionRefreshes.clear();
-    // Submissions still being answered are read back instead of waited for.
-    this.submissions.forEach((submission) => submission.settle(null));
-    await Promise.allSettled([...this.pending.values()]);
-  }
-
-  private enqueue(jobId: string, task: () => Promise<void>): void {
+  /** Runs `task` after the earlier ones of the same generation, so its owner hears them in order. */
+  private sequence(id: string, task: () => Promise<void>): void {
     if (this.stopped) return;
-    const previous = this.pending.get(jobId) ?? Promise.resolve();
+    const previous = this.pending.get(id) ?? Promise.resolve();
     const next = previous
       .then(task)
-      .catch((error: unknown) =>
-        this.options.log.warn({ err: error, generationId: jobId }, 'could not relay a generation update'),
-      )
+      .catch((error: unknown) => this.options.log.warn({ err: error, generationId: id }, 'could not relay an update'))
       .finally(() => {
-        if (this.pending.get(jobId) === next) this.pending.delete(jobId);
+        if (this.pending.get(id) === next) this.pending.delete(id);
       });
-    this.pending.set(jobId, next);
+    this.pending.set(id, next);
   }
 
-  private async relay(
-    kind: GenerationKind,
-    event: QueueEventName | 'position',
-    jobId: string,
-    eventId: string | undefined,
-    reportedProgress?: number,
-  ): Promise<void> {
-    const submitted = event === 'waiting' && this.submissions.has(jobId) ? await this.submittedState(jobId) : null;
-    if (event === 'removed') {
-      // A canceled job's update comes with the cancel event; a removed job has nothing left to show.
-      this.forget(jobId);
-      return;
-    }
-    if (!(await this.ownerListensHere(kind, jobId))) {
-      // What the owner saw is unknown from here on: the next update they hear is read afresh.
-      this.lastSent.delete(jobId);
-      if (event === 'completed' || event === 'failed') this.owners.delete(jobId);
-      return;
-    }
-    const loaded =
-      submitted ?? this.fromKnownState(jobId, event, reportedProgress) ?? (await this.options.load(kind, jobId));
-    if (loaded === null) {
-      this.forget(jobId);
-      return;
-    }
-    const { uid, generation } = loaded;
-    const origin: UpdateOrigin = { kind, event, eventId };
-    if (isFinalStatus(generation.status)) {
-      this.forget(jobId);
-      this.options.emit(uid, generation, origin);
-      return;
-    }
-    // A position refresh only speaks to jobs still waiting; anything else has its own events.
-    if (event === 'position' && (generation.status !== 'queued' || generation.queue === undefined)) return;
-    // A worker often takes a job before its 'waiting' event is read back; the owner still hears that it
-    // was queued first, and the 'active' event that follows brings the current state.
-    if (event === 'waiting' && generation.status === 'active' && !this.lastSent.has(jobId)) {
-      generation.status = 'queued';
-    }
-    const last = this.lastSent.get(jobId);
-    if (last !== undefined && generation.progress < last.generation.progress) {
-      if (event === 'progress') return;
-      generation.progress = last.generation.progress;
-    }
-    // A video poll alone raises four queue events (delayed, waiting, active, progress); the owner hears
-    // only the ones that change what they see.
-    const fingerprint = visibleState(generation);
-    if (last?.fingerprint === fingerprint) return;
-    this.lastSent.delete(jobId);
-    this.lastSent.set(jobId, { uid, generation, fingerprint });
-    // Jobs that end without this server hearing it (removed by retention) must not pile up.
-    if (this.lastSent.size > MAX_TRACKED_JOBS) this.lastSent.delete(this.lastSent.keys().next().value!);
-    this.options.emit(uid, generation, origin);
+  /** Stops relaying and waits for the updates already under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.positionRefreshes.forEach((timer) => clearTimeout(timer));
+    this.positionRefreshes.clear();
+    await Promise.allSettled([...this.pending.values()]);
   }
-}
-
-/** A submission's owner, and its state as the 202 answers it (null when it was not enqueued). */
-interface Submission {
-  uid: string;
-  state: Promise<Generation | null>;
-  settle(state: Generation | null): void;
-}
-
-function newSubmission(uid: string): Submission {
-  let settle!: (state: Generation | null) => void;
-  const state = new Promise<Generation | null>((resolve) => (settle = resolve));
-  return { uid, state, settle };
-}
-
-/** The parts of a running generation its owner can see change. */
-function visibleState(generation: Generation): string {
-  return `${generation.status}|${generation.progress}|${generation.queue?.position ?? ''}|${generation.queue?.etaMs ?? ''}`;
 }

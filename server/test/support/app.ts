@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,15 +5,19 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, Generation, ServerToClientEvents } from '@mediagen/shared';
+import { TEST_REDIS_URL, createTestDatabase, deleteKeys, testPrefix, type TestDatabase } from '@mediagen/testing';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { buildApp, type AppDeps } from '../../src/app';
 import { loadConfig, type ServerConfig } from '../../src/config';
-import { authEmulatorHost, type TestUser } from './users';
+import type { TestUser } from './users';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = TEST_REDIS_URL;
 
 export interface TestContext {
   prefix: string;
   dataDir: string;
+  /** This file's own database, migrated; dropped by `cleanup`. */
+  database: TestDatabase;
   config(overrides?: Record<string, string>): ServerConfig;
   /** Builds an app on this file's prefix, listening on a free port; closed by `cleanup`. */
   start(overrides?: Record<string, string>, deps?: AppDeps): Promise<TestApp>;
@@ -28,14 +31,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A unique queue prefix and data directory per test file; everything is removed in `cleanup`. */
+/** A unique database, queue prefix and data directory per test file; everything is removed in `cleanup`. */
 export async function createTestContext(): Promise<TestContext> {
-  const prefix = `test-${randomUUID()}`;
+  const prefix = testPrefix();
   const dataDir = await mkdtemp(join(tmpdir(), 'mediagen-server-'));
+  const database = await createTestDatabase('server');
   const redis = new Redis(REDIS_URL);
   const apps = new Set<TestApp>();
   const config = (overrides: Record<string, string> = {}) =>
     loadConfig({
+      MEDIAGEN_MODE: 'development',
+      DATABASE_URL: database.url,
       REDIS_URL,
       QUEUE_PREFIX: prefix,
       DATA_DIR: dataDir,
@@ -47,6 +53,7 @@ export async function createTestContext(): Promise<TestContext> {
   return {
     prefix,
     dataDir,
+    database,
     redis,
     config,
     async start(overrides, deps) {
@@ -69,18 +76,10 @@ export async function createTestContext(): Promise<TestContext> {
       await Promise.allSettled([...apps].map((testApp) => testApp.close()));
       await deleteKeys(redis, `${prefix}:*`);
       await redis.quit();
+      await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
 }
 
 export function bearer(user: TestUser): Record<string, string> {
@@ -107,15 +106,4 @@ export async function connectUserSocket(
     socket.once('connect_error', (error) => reject(error));
   });
   return { socket, updates };
-}
-
-/** Polls until `check` returns a value (or throws the last failure after `timeoutMs`). */
-export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

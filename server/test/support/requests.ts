@@ -29,13 +29,16 @@ export function apiClient(origin: string, user: TestUser) {
       headers: { ...bearer(user), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
   };
   return {
     submit: (body: unknown, headers?: Record<string, string>) => call('POST', '/api/generations', body, headers),
     get: (id: string) => call('GET', `/api/generations/${id}`),
     list: (query = '') => call('GET', `/api/generations${query}`),
-    cancel: (id: string) => call('DELETE', `/api/generations/${id}`),
+    cancel: (id: string) => call('POST', `/api/generations/${id}/cancel`),
+    remove: (id: string) => call('DELETE', `/api/generations/${id}`),
+    closeAccount: (body: unknown = { confirm: true }) => call('DELETE', '/api/me', body),
     me: () => call('GET', '/api/me'),
   };
 }

@@ -13,6 +13,8 @@ export function startTestWorkers(
 ): Promise<GenerationWorkers> {
   return startGenerationWorkers(
     loadWorkerConfig({
+      MEDIAGEN_MODE: 'development',
+      DATABASE_URL: context.database.url,
       REDIS_URL,
       QUEUE_PREFIX: context.prefix,
       DATA_DIR: context.dataDir,

@@ -7,10 +7,12 @@ import { describeRequestError } from '../requestError';
 interface ControlRoutesDeps {
   faults: FaultBook;
   stats: StatsCounter;
+  /** Forgets every key's recent requests and lockout. */
+  resetLimits(): void;
 }
 
 /** The simulator's own API under /__sim, for tests and scripts to set faults and read counters. */
-export function controlRoutes({ faults, stats }: ControlRoutesDeps): FastifyPluginAsync {
+export function controlRoutes({ faults, stats, resetLimits }: ControlRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, _request, reply) => {
       const { statusCode, message } = describeRequestError(error);
@@ -32,6 +34,7 @@ export function controlRoutes({ faults, stats }: ControlRoutesDeps): FastifyPlug
     app.post('/__sim/reset', async (_request, reply) => {
       faults.clear();
       stats.reset();
+      resetLimits();
       return reply.code(204).send();
     });
   };

@@ -4,8 +4,21 @@ export class InvalidFaultRuleError extends Error {
   override name = 'InvalidFaultRuleError';
 }
 
-/** Faults that only change the status a video task reports, so only the status query can carry them. */
-export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['fail-status', 'unknown-status']);
+/** Faults that are one provider's own answer, so only that provider's routes can carry them. */
+export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> = {
+  'fail-status': ['video.query'],
+  'unknown-status': ['video.query'],
+  'minimax-code': ['video.create', 'video.query', 'video.file'],
+  'content-filtered': ['image'],
+  'insufficient-quota': ['speech'],
+};
+
+/** Faults the route applies itself, in an otherwise normal answer (the status it reports, a flagged image). */
+export const ROUTE_APPLIED_FAULTS: ReadonlySet<FaultKind> = new Set([
+  'fail-status',
+  'unknown-status',
+  'content-filtered',
+]);
 
 export function isFaultKind(value: unknown): value is FaultKind {
   return (FAULT_KINDS as readonly unknown[]).includes(value);
@@ -15,19 +28,25 @@ function isProviderRoute(value: unknown): value is ProviderRoute {
   return (PROVIDER_ROUTES as readonly unknown[]).includes(value);
 }
 
+/** Why `fault` can never apply on `route`, or undefined when it can. */
+export function routeProblem(fault: FaultKind, route: ProviderRoute): string | undefined {
+  const routes = FAULT_ROUTES[fault];
+  if (routes === undefined || routes.includes(route)) return undefined;
+  return `fault ${fault} only applies to route${routes.length > 1 ? 's' : ''} ${routes.join(', ')}`;
+}
+
 /** Checks a rule from config, the control API or code, so a typo fails loudly instead of never matching. */
 export function parseFaultRule(value: unknown): FaultRule {
   if (typeof value !== 'object' || value === null) throw new InvalidFaultRuleError('a fault rule must be an object');
-  const { route, fault, times, retryAfterSeconds, status } = value as Record<string, unknown>;
+  const { route, fault, times, retryAfterSeconds, status, code } = value as Record<string, unknown>;
   if (!isProviderRoute(route)) {
     throw new InvalidFaultRuleError(`route must be one of ${PROVIDER_ROUTES.join(', ')}; got ${JSON.stringify(route)}`);
   }
   if (!isFaultKind(fault)) {
     throw new InvalidFaultRuleError(`fault must be one of ${FAULT_KINDS.join(', ')}; got ${JSON.stringify(fault)}`);
   }
-  if (STATUS_FAULTS.has(fault) && route !== 'video.query') {
-    throw new InvalidFaultRuleError(`fault ${fault} only applies to route video.query`);
-  }
+  const problem = routeProblem(fault, route);
+  if (problem !== undefined) throw new InvalidFaultRuleError(problem);
   const rule: FaultRule = { route, fault };
   if (times !== undefined && times !== null && times !== Infinity) {
     if (!Number.isInteger(times) || (times as number) < 1)
@@ -44,6 +63,12 @@ export function parseFaultRule(value: unknown): FaultRule {
     if (typeof status !== 'string' || status === '')
       throw new InvalidFaultRuleError('status must be a non-empty string');
     rule.status = status;
+  }
+  if (fault === 'minimax-code') {
+    if (!Number.isInteger(code) || code === 0) {
+      throw new InvalidFaultRuleError('minimax-code needs code: a non-zero MiniMax status code, e.g. 1026');
+    }
+    rule.code = code as number;
   }
   return rule;
 }

@@ -1,33 +1,49 @@
 import type { FaultReplies } from '../faults/providerGate';
 
-/** MiniMax status codes used here (from its error code table). */
-export const MINIMAX_CODES = {
-  success: 0,
-  rateLimited: 1002,
-  authFailed: 1004,
-  internalError: 1013,
-  invalidParams: 2013,
-} as const;
+/**
+ * MiniMax's error codes and their messages (https://platform.minimax.io/docs/api-reference/errorcode).
+ * 1013 is not in that table; MiniMax answers it for internal service errors.
+ */
+export const MINIMAX_MESSAGES: Readonly<Record<number, string>> = {
+  1000: 'unknown error',
+  1001: 'request timeout',
+  1002: 'rate limit',
+  1004: 'not authorized',
+  1008: 'insufficient balance',
+  1013: 'internal service error',
+  1024: 'internal error',
+  1026: 'input new_sensitive',
+  1027: 'output new_sensitive',
+  1033: 'system error',
+  2013: 'invalid params',
+  2049: 'invalid api key',
+};
 
 export function baseResp(statusCode: number, statusMsg: string) {
   return { base_resp: { status_code: statusCode, status_msg: statusMsg } };
 }
 
-export const SUCCESS = baseResp(MINIMAX_CODES.success, 'success');
+export const SUCCESS = baseResp(0, 'success');
+
+/** Any MiniMax error as it really comes: HTTP 200 with the code in `base_resp`. */
+export const codeError = (code: number) => baseResp(code, MINIMAX_MESSAGES[code] ?? `error ${code}`);
 
 /** MiniMax reports bad input with HTTP 200 and a non-zero status_code, not with a 4xx. */
-export const invalidParams = (detail: string) => baseResp(MINIMAX_CODES.invalidParams, `invalid params, ${detail}`);
+export const invalidParams = (detail: string) => baseResp(2013, `invalid params, ${detail}`);
 
 export const authFailed = () =>
-  baseResp(MINIMAX_CODES.authFailed, 'login fail: Please carefully check the API secret key and ensure it is correct');
+  baseResp(1004, 'login fail: Please carefully check the API secret key and ensure it is correct');
 
 export const videoFaultReplies: FaultReplies = {
-  serverError: () => baseResp(MINIMAX_CODES.internalError, 'internal service error'),
-  rateLimited: () => baseResp(MINIMAX_CODES.rateLimited, 'rate limit exceeded, please retry later'),
+  serverError: () => codeError(1013),
+  rateLimited: () => codeError(1002),
   malformed: { contentType: 'application/json', body: '{"task_id":"' },
+  overLimit: () => ({ status: 200, body: codeError(1002) }),
+  miniMaxCode: codeError,
 };
 
 export const downloadFaultReplies: FaultReplies = {
-  ...videoFaultReplies,
+  serverError: videoFaultReplies.serverError,
+  rateLimited: videoFaultReplies.rateLimited,
   malformed: { contentType: 'video/mp4', body: 'this is not an mp4 file' },
 };

@@ -14,16 +14,20 @@ interface MiniMaxRoutesDeps {
 }
 
 const DEFAULT_UNKNOWN_STATUS = 'Mystery';
+/** A finished task reports its video's size; the fixture is 320×180 whatever the request asked for. */
+const FIXTURE_SIZE = { video_width: 320, video_height: 180 };
 const DOWNLOAD_PATH = '/sim-files/:fileId/output.mp4';
 const downloadPath = (fileId: string) => DOWNLOAD_PATH.replace(':fileId', encodeURIComponent(fileId));
 
+/** Like every MiniMax error, a missing key is an HTTP 200 with the code (1004) in `base_resp`. */
 const requireKey: preHandlerAsyncHookHandler = async (request, reply) => {
-  if (!hasBearerToken(request)) return reply.code(401).send(authFailed());
+  if (!hasBearerToken(request)) return reply.code(200).send(authFailed());
 };
 
 /**
  * MiniMax video: create a task, poll it, retrieve its file, download the file. Unknown task and file ids
- * answer the way MiniMax answers bad input: HTTP 200 with status_code 2013.
+ * answer the way MiniMax answers bad input: HTTP 200 with status_code 2013. File retrieval takes only
+ * the file id (the GroupId older accounts sent is accepted and ignored).
  */
 export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRoutesDeps): FastifyPluginAsync {
   return async (app) => {
@@ -35,7 +39,7 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
 
     app.post(
       '/v1/video_generation',
-      { onRequest: gate.guard('video.create', videoFaultReplies), preHandler: requireKey },
+      { onRequest: gate.guard('video.create', videoFaultReplies, 'minimax'), preHandler: requireKey },
       async (request) => {
         const problem = videoRequestProblem(request.body);
         if (problem) return invalidParams(problem);
@@ -50,7 +54,7 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
       { onRequest: gate.guard('video.query', videoFaultReplies), preHandler: requireKey },
       async (request) => {
         const taskId = queryParam(request, 'task_id');
-        const statusFault = gate.statusFaultOf(request);
+        const statusFault = gate.routeFaultOf(request);
         if (statusFault) {
           const status = statusFault.fault === 'fail-status' ? 'Fail' : (statusFault.status ?? DEFAULT_UNKNOWN_STATUS);
           return { task_id: taskId ?? '', status, ...SUCCESS };
@@ -59,7 +63,8 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
         const task = tasks.find(taskId);
         if (!task) return invalidParams(`task_id ${taskId} not found`);
         const status = tasks.statusOf(task);
-        return { task_id: task.taskId, status, ...(status === 'Success' ? { file_id: task.fileId } : {}), ...SUCCESS };
+        const done = status === 'Success' ? { file_id: task.fileId, ...FIXTURE_SIZE } : {};
+        return { task_id: task.taskId, status, ...done, ...SUCCESS };
       },
     );
 
@@ -67,7 +72,6 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
       '/v1/files/retrieve',
       { onRequest: gate.guard('video.file', videoFaultReplies), preHandler: requireKey },
       async (request) => {
-        if (!queryParam(request, 'GroupId')) return invalidParams('GroupId is required');
         const fileId = queryParam(request, 'file_id');
         if (!fileId) return invalidParams('file_id is required');
         const task = tasks.findFinishedByFile(fileId);

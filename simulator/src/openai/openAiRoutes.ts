@@ -18,14 +18,18 @@ export function openAiRoutes(gate: ProviderGate): FastifyPluginAsync {
       return reply.code(status).send(openAiError(message, 'invalid_request_error'));
     });
 
-    app.post('/v1/audio/speech', { onRequest: gate.guard('speech', speechFaultReplies) }, async (request, reply) => {
-      if (!hasBearerToken(request)) return reply.code(401).send(missingApiKeyError());
-      const parsed = validateSpeechRequest(request.body);
-      if (isSpeechRequestProblem(parsed)) {
-        return reply.code(400).send(openAiError(parsed.message, 'invalid_request_error', parsed.param, parsed.code));
-      }
-      const audio = await synthesizeSpeech(parsed);
-      return reply.type('audio/wav').send(audio);
-    });
+    app.post(
+      '/v1/audio/speech',
+      { onRequest: gate.guard('speech', speechFaultReplies, 'openai') },
+      async (request, reply) => {
+        if (!hasBearerToken(request)) return reply.code(401).send(missingApiKeyError());
+        const parsed = validateSpeechRequest(request.body);
+        if (isSpeechRequestProblem(parsed)) {
+          return reply.code(400).send(openAiError(parsed.message, 'invalid_request_error', parsed.param, parsed.code));
+        }
+        const audio = await synthesizeSpeech(parsed);
+        return reply.type('audio/wav').send(audio);
+      },
+    );
   };
 }

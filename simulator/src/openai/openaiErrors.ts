@@ -11,11 +11,27 @@ export const missingApiKeyError = () =>
     'invalid_request_error',
   );
 
+const rateLimitReached = () =>
+  openAiError('Rate limit reached for requests. Please try again in 1s.', 'requests', null, 'rate_limit_exceeded');
+
+/**
+ * The same 429 status as a rate limit, for an account with no credit left
+ * (https://platform.openai.com/docs/guides/error-codes/api-errors).
+ */
+const insufficientQuota = () =>
+  openAiError(
+    'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+    'insufficient_quota',
+    null,
+    'insufficient_quota',
+  );
+
 export const speechFaultReplies: FaultReplies = {
   serverError: () =>
     openAiError('The server had an error while processing your request. Sorry about that!', 'server_error'),
-  rateLimited: () =>
-    openAiError('Rate limit reached for requests. Please try again in 1s.', 'requests', null, 'rate_limit_exceeded'),
+  rateLimited: rateLimitReached,
+  overLimit: () => ({ status: 429, body: rateLimitReached() }),
+  insufficientQuota,
   // Claims to be audio but is not: what a client that trusts Content-Type would store.
   malformed: { contentType: 'audio/wav', body: 'this is not audio' },
 };

@@ -3,10 +3,13 @@ import { LRUCache } from 'lru-cache';
 import { renderPromptImage } from '../media/promptImage';
 import type { TextToImageRequest } from './validateTextToImage';
 
+/** SUCCESS, or CONTENT_FILTERED: the image was made, then withheld behind a blurred stand-in. */
+export type FinishReason = 'SUCCESS' | 'CONTENT_FILTERED';
+
 export interface Artifact {
   base64: string;
   seed: number;
-  finishReason: 'SUCCESS';
+  finishReason: FinishReason;
 }
 
 const SEED_MODULUS = 2 ** 32;
@@ -31,12 +34,12 @@ function renderBase64(promptText: string, seed: number, width: number, height: n
 }
 
 /** One image per sample, each with its own seed, as Stability returns them. */
-export function renderArtifacts(request: TextToImageRequest): Artifact[] {
+export function renderArtifacts(request: TextToImageRequest, finishReason: FinishReason = 'SUCCESS'): Artifact[] {
   const promptText = request.textPrompts.map((prompt) => `${prompt.weight}:${prompt.text}`).join('\n');
   const firstSeed = request.seed === 0 ? seedFromPrompt(promptText) : request.seed;
   return Array.from({ length: request.samples }, (_, sample) => {
     const seed = (firstSeed + sample) % SEED_MODULUS;
-    return { base64: renderBase64(promptText, seed, request.width, request.height), seed, finishReason: 'SUCCESS' };
+    return { base64: renderBase64(promptText, seed, request.width, request.height), seed, finishReason };
   });
 }
 

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { hasBearerToken } from '../bearerToken';
 import type { ProviderGate } from '../faults/providerGate';
+import { describeRequestError } from '../requestError';
+import { ENGINES, sizeProblem } from './engines';
 import { renderArtifacts } from './renderArtifacts';
 import { imageFaultReplies, stabilityError } from './stabilityErrors';
 import { isTextToImageProblem, validateTextToImage } from './validateTextToImage';
-import { describeRequestError } from '../requestError';
 
-/** Stability AI v1: POST /v1/generation/:engineId/text-to-image. Any engine id is accepted. */
+/** Stability AI v1: POST /v1/generation/:engineId/text-to-image, for the engines still served. */
 export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, _request, reply) => {
@@ -15,16 +16,23 @@ export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
       return reply.code(status).send(stabilityError('bad_request', message));
     });
 
-    app.post(
+    app.post<{ Params: { engineId: string } }>(
       '/v1/generation/:engineId/text-to-image',
-      { onRequest: gate.guard('image', imageFaultReplies) },
+      { onRequest: gate.guard('image', imageFaultReplies, 'stability') },
       async (request, reply) => {
         if (!hasBearerToken(request)) {
           return reply.code(401).send(stabilityError('unauthorized', 'missing authorization header'));
         }
+        const { engineId } = request.params;
+        if (!ENGINES.includes(engineId)) {
+          return reply.code(404).send(stabilityError('not_found', `engine ${engineId} not found`));
+        }
         const parsed = validateTextToImage(request.body);
         if (isTextToImageProblem(parsed)) return reply.code(400).send(stabilityError(parsed.name, parsed.message));
-        return { artifacts: renderArtifacts(parsed) };
+        const size = sizeProblem(engineId, parsed.width, parsed.height);
+        if (size !== undefined) return reply.code(400).send(stabilityError(size.name, size.message));
+        const filtered = gate.routeFaultOf(request)?.fault === 'content-filtered';
+        return { artifacts: renderArtifacts(parsed, filtered ? 'CONTENT_FILTERED' : 'SUCCESS') };
       },
     );
   };

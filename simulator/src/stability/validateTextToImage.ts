@@ -20,9 +20,8 @@ export interface TextToImageProblem {
 
 const MAX_PROMPT_LENGTH = 2000;
 const DIMENSION_STEP = 64;
-const DIMENSION_RANGE = { min: 64, max: 2048 };
-// Real engines cap around 1 MP (SDXL sizes top out at 1536×640); 2 MP leaves headroom and keeps renders fast.
-const MAX_PIXELS = 2048 * 1024;
+/** Any engine's bounds; each engine narrows them further (engines.ts). */
+const DIMENSION_RANGE = { min: 128, max: 2048 };
 const MAX_SEED = 4_294_967_295;
 
 const STYLE_PRESETS = [
@@ -74,9 +73,6 @@ export function validateTextToImage(body: unknown): TextToImageRequest | TextToI
     checkInteger('height', height, DIMENSION_RANGE.min, DIMENSION_RANGE.max) ??
     checkMultipleOf('width', width as number, DIMENSION_STEP) ??
     checkMultipleOf('height', height as number, DIMENSION_STEP) ??
-    ((width as number) * (height as number) > MAX_PIXELS
-      ? `width*height: must be at most ${MAX_PIXELS} pixels, got ${(width as number) * (height as number)}`
-      : undefined) ??
     checkInteger('samples', samples, 1, 10) ??
     checkInteger('seed', seed, 0, MAX_SEED) ??
     checkInteger('steps', steps, 10, 50) ??

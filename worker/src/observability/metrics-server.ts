@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
@@ -7,14 +8,23 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/** Whether the request carries `Authorization: Bearer <token>` (compared in constant time). */
+function hasToken(request: IncomingMessage, token: string): boolean {
+  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /**
- * The worker has no HTTP API, so it serves its own scrape endpoint: `/metrics` (Prometheus text) and
- * `/healthz` (200 while the workers run, 503 once they stop or while shutting down).
+ * The worker has no HTTP API, so it serves its own scrape endpoint: `/metrics` (Prometheus text; with a
+ * token, only for `Authorization: Bearer <token>`) and `/healthz` (200 while the workers run, 503 once
+ * they stop or while shutting down).
  */
 export async function startMetricsServer(options: {
   registry: Registry;
   port: number;
   host?: string;
+  token?: string | null;
   isHealthy: () => boolean;
 }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
@@ -24,6 +34,13 @@ export async function startMetricsServer(options: {
       return;
     }
     if (path === '/metrics') {
+      if (options.token && !hasToken(request, options.token)) {
+        response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+        response.end(
+          JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'A valid metrics token is required.' } }),
+        );
+        return;
+      }
       options.registry.metrics().then(
         (text) => response.writeHead(200, { 'content-type': options.registry.contentType }).end(text),
         (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
@@ -41,7 +58,7 @@ export async function startMetricsServer(options: {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,6 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
-import { PROVIDERS, type CallOutcome, type ProviderCall, type ProviderName } from '../providers/provider-calls';
+import {
+  PROVIDERS,
+  type BusyReason,
+  type CallOutcome,
+  type ProviderCall,
+  type ProviderName,
+} from '../providers/provider-calls';
 
 /** From half a second (speech) to an hour (a slow video). */
 const JOB_DURATION_BUCKETS_SECONDS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 3600];
@@ -60,7 +66,7 @@ export class WorkerMetrics {
 
   private readonly rateLimited = new Counter({
     name: 'mediagen_worker_queue_rate_limited_total',
-    help: 'Times a queue was paused and its job put back: provider 429 (rate_limited) or open breaker (circuit_open)',
+    help: 'Times a queue was paused and its job put back: provider 429 (rate_limited), no free slot in the shared provider rate limit or a provider lockout (throttled), open breaker (circuit_open)',
     labelNames: ['kind', 'reason'] as const,
     registers: [this.registry],
   });
@@ -144,7 +150,7 @@ export class WorkerMetrics {
     this.refunds.inc({ kind });
   }
 
-  queueRateLimited(kind: GenerationKind, reason: 'rate_limited' | 'circuit_open'): void {
+  queueRateLimited(kind: GenerationKind, reason: BusyReason): void {
     this.rateLimited.inc({ kind, reason });
   }
 

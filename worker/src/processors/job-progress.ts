@@ -1,24 +1,29 @@
-import type { Job } from 'bullmq';
 import { nextProgress } from '@mediagen/shared';
 
-/** Reports progress that only rises and stays at most 99 until the job completes (DESIGN.md). */
-export class ProgressReporter {
-  private current: number;
+/** Where progress goes: the generation's id, owner and current version travel with every value. */
+export type ProgressSink = (progress: number) => Promise<void>;
 
-  constructor(private readonly job: Job) {
-    this.current = typeof job.progress === 'number' ? job.progress : 0;
-  }
+/**
+ * Progress that only rises and stays at most 99 until the generation completes (DESIGN.md). It is
+ * ephemeral (never a database transaction): each new whole percent is published, and no more often than
+ * the processor reports or `during` ticks.
+ */
+export class ProgressReporter {
+  private current = 0;
+
+  constructor(private readonly sink: ProgressSink) {}
 
   async report(progress: number): Promise<void> {
     const next = nextProgress(this.current, progress);
     if (next === this.current) return;
     this.current = next;
-    await this.job.updateProgress(next);
+    await this.sink(next);
   }
 
   /**
    * Providers of images and speech say nothing until they answer, so while `work` runs the progress
    * creeps from `from` towards `to`, fast at first and ever more slowly around the expected duration.
+   * One step every `tickMs` (default 500): what a person can see move.
    */
   async during<T>(
     work: Promise<T>,

@@ -1,12 +1,11 @@
 import type { Job } from 'bullmq';
-import type { ArtifactStore, CancellationRegistry, GenerationJobData, GenerationJobResult } from '@mediagen/core';
-import type { GenerationKind } from '@mediagen/shared';
-import { canceledError } from '../generation-error';
-import type { ProgressReporter } from './job-progress';
+import type { ArtifactStore, GenerationJobData, GenerationRecord, RequestByKind, StoredArtifact } from '@mediagen/core';
+import type { GenerationKind, MiniMaxVideoModel } from '@mediagen/shared';
 import type { MiniMaxClient } from '../providers/minimax-client';
 import type { OpenAISpeechClient } from '../providers/openai-speech-client';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
+import type { ProgressReporter } from './job-progress';
 
 export interface VideoPolling {
   intervalMs: number;
@@ -15,47 +14,58 @@ export interface VideoPolling {
 
 export interface ProcessorContext {
   artifacts: ArtifactStore;
-  cancellations: CancellationRegistry;
   stability: StabilityClient;
   minimax: MiniMaxClient;
   speech: OpenAISpeechClient;
   videoPolling: VideoPolling;
-  /** Remembers which generation owns a provider task, for operators searching by task id. */
-  indexVideoTask(taskId: string, generationId: string): Promise<void>;
+  /** The MiniMax model every video is planned for (MINIMAX_VIDEO_MODEL). */
+  videoModel: MiniMaxVideoModel;
 }
 
-/** One run of a processor: its BullMQ lock token, the signal that stops it, and its provider-call gate. */
-export interface JobAttempt {
+export interface CallOptions {
+  /**
+   * The call may create paid provider work (a generation, a render). The lifecycle records it before the
+   * request goes out, and takes it back if the provider refuses before doing any work.
+   */
+  paid: boolean;
+}
+
+/** One run of a processor: its generation as the record holds it, and what it may do with it. */
+export interface JobAttempt<K extends GenerationKind = GenerationKind> {
+  generation: GenerationRecord & { request: RequestByKind[K] };
+  /** BullMQ's lock token of this run. */
   token: string | undefined;
   /** Fires on cancel, on the job deadline and at shutdown hand-back; its reason is how the job ends. */
   signal: AbortSignal;
+  progress: ProgressReporter;
   /** Sends one provider call through the provider's breaker, with a metric and a job log line. */
-  call<T>(provider: ProviderName, call: ProviderCall, action: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  call<T>(
+    provider: ProviderName,
+    call: ProviderCall,
+    action: (signal: AbortSignal) => Promise<T>,
+    options: CallOptions,
+  ): Promise<T>;
+  /** Keeps a provider's paid task id in the record, so no retry or takeover ever starts a second one. */
+  recordProviderTask(taskId: string): Promise<void>;
 }
 
 export type GenerationProcessor<K extends GenerationKind> = (
-  job: Job<GenerationJobData<K>, GenerationJobResult>,
-  attempt: JobAttempt,
-) => Promise<GenerationJobResult>;
+  job: Job<GenerationJobData>,
+  attempt: JobAttempt<K>,
+) => Promise<StoredArtifact>;
 
-export async function throwIfCanceled(context: ProcessorContext, job: Job, attempt?: JobAttempt): Promise<void> {
-  attempt?.signal.throwIfAborted();
-  if (await context.cancellations.isCanceled(job.id!)) throw canceledError();
-}
-
-/** Stores the provider's bytes as the job's result, at 95 %. */
+/** Stores the provider's bytes as the generation's artifact, at 95 %. */
 export async function storeResult(
   context: ProcessorContext,
   job: Job,
   attempt: JobAttempt,
-  progress: ProgressReporter,
   bytes: Uint8Array,
   mimeType: string,
-): Promise<GenerationJobResult> {
-  // A result that arrives after a cancel is dropped, not stored. The check and the progress go out together.
-  await Promise.all([progress.report(95), throwIfCanceled(context, job, attempt)]);
+): Promise<StoredArtifact> {
+  attempt.signal.throwIfAborted();
+  await attempt.progress.report(95);
   const artifact = await context.artifacts.save(job.id!, bytes, mimeType);
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
   void job.log(`stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType})`).catch(() => undefined);
-  return { artifactKey: artifact.key, mimeType: artifact.mimeType, bytes: artifact.bytes };
+  return artifact;
 }

@@ -1,22 +1,22 @@
-import { ProgressReporter } from './job-progress';
-import { storeResult, throwIfCanceled, type GenerationProcessor, type ProcessorContext } from './processor-context';
+import type { RequestByKind } from '@mediagen/core';
+import { storeResult, type GenerationProcessor, type ProcessorContext } from './processor-context';
 
 const EXPECTED_SPEECH_MS = 4000;
 
 export function createSpeechProcessor(context: ProcessorContext): GenerationProcessor<'speech'> {
   return async (job, attempt) => {
-    await throwIfCanceled(context, job, attempt);
-    const progress = new ProgressReporter(job);
-    const { input, voice, speed, language } = job.data.request;
+    const { input, voice, speed, language } = attempt.generation.request as RequestByKind['speech'];
     // The language only guides the user's choice of text: OpenAI speech detects it from the input.
     await Promise.all([
-      progress.report(5),
+      attempt.progress.report(5),
       job.log(`openai speech: voice ${voice}, speed ${speed}, language ${language}, ${input.length} chars`),
     ]);
-    const audio = await progress.during(
-      attempt.call('openai', 'speech', (signal) => context.speech.synthesize({ input, voice, speed }, signal)),
+    const audio = await attempt.progress.during(
+      attempt.call('openai', 'speech', (signal) => context.speech.synthesize({ input, voice, speed }, signal), {
+        paid: true,
+      }),
       { from: 5, to: 90, expectedMs: EXPECTED_SPEECH_MS },
     );
-    return storeResult(context, job, attempt, progress, audio.bytes, audio.mimeType);
+    return storeResult(context, job, attempt, audio.bytes, audio.mimeType);
   };
 }

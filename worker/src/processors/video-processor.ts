@@ -1,16 +1,11 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { GenerationJobData, VideoProgressState } from '@mediagen/core';
+import type { GenerationJobData, RequestByKind } from '@mediagen/core';
 import { VIDEO_PENDING_STATUSES, planVideo, unexpectedVideoStatusMessage, videoPollProgress } from '@mediagen/shared';
 import { GenerationError } from '../generation-error';
 import { NetworkError } from '../providers/http';
-import { ProgressReporter } from './job-progress';
-import { storeResult, throwIfCanceled, type GenerationProcessor, type ProcessorContext } from './processor-context';
+import { storeResult, type GenerationProcessor, type ProcessorContext } from './processor-context';
 
-type VideoJob = Job<GenerationJobData<'video'>>;
-
-async function saveVideoState(job: VideoJob, video: VideoProgressState): Promise<void> {
-  await job.updateData({ ...job.data, video });
-}
+type VideoJob = Job<GenerationJobData>;
 
 /**
  * Rather than sleeping between polls, the job records its step and delays itself: the worker slot is
@@ -26,33 +21,39 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
   const { intervalMs, maxPolls } = context.videoPolling;
 
   return async (job, attempt) => {
-    await throwIfCanceled(context, job, attempt);
-    const progress = new ProgressReporter(job);
-    const state: VideoProgressState = job.data.video ?? {};
+    // The task id lives in the record; the job keeps a copy written first, in case the record could
+    // not be reached right after the provider accepted (a paid task must never be started twice).
+    const taskId = attempt.generation.providerTaskId ?? job.data.taskId;
 
-    if (state.taskId === undefined) {
-      const plan = planVideo({ ...job.data.request, durationSeconds: job.data.request.duration });
+    if (taskId === undefined || taskId === null) {
+      const request = attempt.generation.request as RequestByKind['video'];
+      const plan = planVideo({ ...request, durationSeconds: request.duration }, context.videoModel);
       await job.log(
-        `minimax video_generation: ${plan.body.resolution}, ${plan.body.max_frames} frames, ${plan.format}`,
+        `minimax video_generation (${plan.quality}, ${plan.format}): ${JSON.stringify({ ...plan.body, prompt: undefined })}`,
       );
-      const taskId = await attempt.call('minimax', 'video_start', (signal) =>
-        context.minimax.startTask(plan.body, signal),
+      const started = await attempt.call(
+        'minimax',
+        'video_start',
+        (signal) => context.minimax.startTask(plan.body, signal),
+        {
+          paid: true,
+        },
       );
-      // Saved before anything else can fail, so no retry ever starts a second task.
-      await saveVideoState(job, { taskId, polls: 0 });
-      await job.log(`minimax task ${taskId} started`);
-      await context.indexVideoTask(taskId, job.id!).catch(() => undefined);
-      await progress.report(videoPollProgress(0));
+      await job.updateData({ ...job.data, taskId: started, polls: 0 });
+      await attempt.recordProviderTask(started);
+      await job.log(`minimax task ${started} started`);
+      await attempt.progress.report(videoPollProgress(0));
       return waitForNextPoll(job, attempt.token, intervalMs);
     }
+    if (attempt.generation.providerTaskId === null) await attempt.recordProviderTask(taskId);
 
-    if (state.fileId === undefined) {
-      const polls = (state.polls ?? 0) + 1;
-      const taskId = state.taskId;
+    let fileId = job.data.fileId;
+    if (fileId === undefined) {
+      const polls = (job.data.polls ?? 0) + 1;
       // A poll refused by the open breaker or a 429 is not counted: the job goes back to its queue,
       // which waits out the cool-down, and asks again (bounded by the job deadline, not by max polls).
       const task = await attempt
-        .call('minimax', 'video_query', (signal) => context.minimax.queryTask(taskId, signal))
+        .call('minimax', 'video_query', (signal) => context.minimax.queryTask(taskId, signal), { paid: false })
         .catch((error: unknown) => {
           // Spec §8: polling goes on after network errors and HTTP 5xx.
           if (error instanceof NetworkError) return null;
@@ -62,28 +63,41 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
 
       if (task === null || VIDEO_PENDING_STATUSES.has(task.status)) {
         if (polls >= maxPolls) throw GenerationError.of('VIDEO_TIMED_OUT', { retryable: false });
-        await saveVideoState(job, { ...state, polls });
-        await progress.report(videoPollProgress(polls));
+        await job.updateData({ ...job.data, polls });
+        await attempt.progress.report(videoPollProgress(polls));
         return waitForNextPoll(job, attempt.token, intervalMs);
       }
-      if (task.status === 'Fail') throw GenerationError.of('VIDEO_FAILED_ON_SERVER', { retryable: false });
+      // The provider accepted the task (paid work) and then refused it: the token stays spent.
+      if (task.status === 'Fail') {
+        throw GenerationError.of('VIDEO_FAILED_ON_SERVER', { retryable: false, outcome: 'content_refused' });
+      }
       if (task.status !== 'Success') {
         throw new GenerationError('VIDEO_UNEXPECTED_STATUS', unexpectedVideoStatusMessage(task.status), false);
       }
       if (task.fileId === undefined) throw GenerationError.of('VIDEO_INVALID_RESPONSE', { retryable: false });
-      state.fileId = task.fileId;
-      await saveVideoState(job, { ...state, polls });
+      fileId = task.fileId;
+      await job.updateData({ ...job.data, polls, fileId });
     }
 
-    await progress.report(95);
-    const fileId = state.fileId;
-    const downloadUrl = await attempt.call('minimax', 'file_retrieve', (signal) =>
-      context.minimax.retrieveDownloadUrl(fileId, signal),
+    await attempt.progress.report(95);
+    const file = fileId;
+    const downloadUrl = await attempt.call(
+      'minimax',
+      'file_retrieve',
+      (signal) => context.minimax.retrieveDownloadUrl(file, signal),
+      {
+        paid: false,
+      },
     );
-    await job.log(`minimax file ${fileId}: downloading`);
-    const video = await attempt.call('minimax', 'file_download', (signal) =>
-      context.minimax.downloadVideo(downloadUrl, signal),
+    await job.log(`minimax file ${file}: downloading`);
+    const video = await attempt.call(
+      'minimax',
+      'file_download',
+      (signal) => context.minimax.downloadVideo(downloadUrl, signal),
+      {
+        paid: false,
+      },
     );
-    return storeResult(context, job, attempt, progress, video.bytes, video.mimeType);
+    return storeResult(context, job, attempt, video.bytes, video.mimeType);
   };
 }

@@ -1,7 +1,4 @@
-import { Agent, interceptors, request, errors as undiciErrors, type Dispatcher } from 'undici';
-
-/** Provider file URLs may point at a CDN that redirects. */
-const redirectingAgent = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
+import { request, errors as undiciErrors, type Dispatcher } from 'undici';
 
 export interface JsonResponse {
   status: number;
@@ -17,8 +14,11 @@ export class NetworkError extends Error {
 
   constructor(
     message: string,
-    /** `timeout`: no answer within the call's budget; `http_5xx`: an answer the caller treats as none. */
-    readonly outcome: 'network' | 'timeout' | 'http_5xx' = 'network',
+    /**
+     * `unreachable`: no connection was made, so nothing was sent; `network`: the connection failed after
+     * that; `timeout`: no answer within the call's budget; `http_5xx`: an answer the caller treats as none.
+     */
+    readonly outcome: 'network' | 'unreachable' | 'timeout' | 'http_5xx' = 'network',
   ) {
     super(message);
   }
@@ -32,18 +32,37 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Connection errors that happen before a single byte of the request is sent. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether an error (or one it wraps) says the request never left this machine. */
+export function neverConnected(error: unknown): boolean {
+  if (error instanceof undiciErrors.ConnectTimeoutError) return true;
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NEVER_CONNECTED.has(code)) return true;
+  }
+  return false;
+}
+
 /**
  * The caller's signal (cancel, deadline, shutdown) carries the error the job should end with, so an
  * aborted call rethrows that reason untouched; anything else is a transport failure.
  */
-function toNetworkError(error: unknown, url: string, timeoutMs: number, caller: AbortSignal | undefined): unknown {
+export function toNetworkError(
+  error: unknown,
+  url: string,
+  timeoutMs: number,
+  caller: AbortSignal | undefined,
+): unknown {
   if (caller?.aborted) return caller.reason;
   const timedOut =
     error instanceof undiciErrors.HeadersTimeoutError ||
     error instanceof undiciErrors.BodyTimeoutError ||
     (error instanceof Error && error.name === 'TimeoutError');
   if (timedOut) return new NetworkError(`timed out after ${timeoutMs} ms: ${url}`, 'timeout');
-  return new NetworkError(error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  return new NetworkError(message, neverConnected(error) ? 'unreachable' : 'network');
 }
 
 function withTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
@@ -76,32 +95,6 @@ export async function callJson(url: string, options: CallOptions): Promise<JsonR
     return { status: response.statusCode, headers: response.headers, json, text };
   } catch (error) {
     throw toNetworkError(error, url, options.timeoutMs, options.signal);
-  }
-}
-
-export async function downloadBytes(
-  url: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<{ status: number; bytes: Uint8Array; contentType: string | undefined; headers: JsonResponse['headers'] }> {
-  try {
-    const response = await request(url, {
-      method: 'GET',
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      dispatcher: redirectingAgent,
-      ...(signal === undefined ? {} : { signal }),
-    });
-    const bytes = new Uint8Array(await response.body.arrayBuffer());
-    const contentType = response.headers['content-type'];
-    return {
-      status: response.statusCode,
-      bytes,
-      contentType: Array.isArray(contentType) ? contentType[0] : contentType,
-      headers: response.headers,
-    };
-  } catch (error) {
-    throw toNetworkError(error, url, timeoutMs, signal);
   }
 }
 

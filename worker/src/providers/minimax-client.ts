@@ -1,50 +1,80 @@
-import { VIDEO_TIMEOUTS_MS, type MiniMaxVideoBody } from '@mediagen/shared';
+import { VIDEO_TIMEOUTS_MS, type ErrorCode, type MiniMaxVideoBody } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
-import { NetworkError, callJson, downloadBytes, messageFrom, type JsonResponse } from './http';
+import { DownloadRefused, type Download } from './guarded-download';
+import { NetworkError, callJson, messageFrom, type JsonResponse } from './http';
+import { miniMaxCodeMeaning, miniMaxError, type MiniMaxStatus } from './minimax-status';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 
 export interface MiniMaxConfig {
-  /** e.g. https://api.minimax.chat/v1 */
+  /** https://api.minimax.io/v1 for global keys, https://api.minimaxi.com/v1 for mainland keys. */
   baseUrl: string;
   apiKey: string;
-  groupId: string;
-  timeouts?: Partial<typeof VIDEO_TIMEOUTS_MS>;
-  /** The video file itself can be large; it gets its own budget. */
-  downloadTimeoutMs?: number;
+  /** Older accounts' file retrieval took a GroupId; sent only when one is configured. */
+  groupId?: string | undefined;
+  timeouts?: Partial<VideoTimeouts>;
+  /** Fetches the file a retrieve answer points at, under the download policy (hosts, addresses, size, time). */
+  download(url: string, signal?: AbortSignal): Promise<Download>;
 }
 
-interface BaseResp {
-  status_code?: number;
-  status_msg?: string;
-}
+type VideoTimeouts = Record<keyof typeof VIDEO_TIMEOUTS_MS, number>;
 
 export type VideoTaskStatus = { status: string; fileId: string | undefined };
 
-/** MiniMax rate-limit code: worth another try later, unlike invalid parameters or balance errors. */
-const MINIMAX_RATE_LIMITED = 1002;
+const signalOption = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
 
-function baseResp(response: JsonResponse): BaseResp | undefined {
-  const body = response.json as { base_resp?: BaseResp } | undefined;
-  return body?.base_resp;
+/** MiniMax ids are documented as strings, but some answers carry them as numbers. */
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** HTTP 429, or MiniMax's own rate-limit code inside an HTTP 200: slow the queue down, keep the attempt. */
-function throwIfRateLimited(response: JsonResponse): void {
-  if (response.status === 429 || baseResp(response)?.status_code === MINIMAX_RATE_LIMITED) {
-    throw new ProviderBusyError(
-      'minimax',
-      'rate_limited',
-      parseRetryAfter(response.headers['retry-after']),
-      response.status === 429 ? 'HTTP 429' : `code ${MINIMAX_RATE_LIMITED}`,
-    );
+function describeCode(status: MiniMaxStatus): string {
+  return `${status.message} (${status.code})`;
+}
+
+function rateLimited(response: JsonResponse, why: string): ProviderBusyError {
+  return new ProviderBusyError('minimax', 'rate_limited', parseRetryAfter(response.headers['retry-after']), why);
+}
+
+/**
+ * The parts of a MiniMax answer every call treats alike: HTTP 429 and code 1002 slow the queue down,
+ * authentication codes end the job with the spec's message, sensitive content is refused for good.
+ * Returns the remaining error code, if any, for the call to judge.
+ */
+function commonFailure(response: JsonResponse): MiniMaxStatus | undefined {
+  if (response.status === 429) throw rateLimited(response, 'HTTP 429');
+  const status = miniMaxError(response.json);
+  if (status === undefined) return undefined;
+  switch (miniMaxCodeMeaning(status.code)) {
+    case 'rate_limited':
+      throw rateLimited(response, `code ${status.code}`);
+    case 'auth':
+      throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
+    case 'sensitive':
+      throw GenerationError.of('VIDEO_FAILED', { retryable: false, outcome: 'content_refused' });
+    case 'retry_later':
+    case 'refused':
+      return status;
   }
 }
 
-const signalOption = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
+/** A remaining code as the call's own catalogue error: "retry later" codes are worth another attempt. */
+function codeFailure(code: ErrorCode, status: MiniMaxStatus): GenerationError {
+  const retryable = miniMaxCodeMeaning(status.code) === 'retry_later';
+  return GenerationError.of(code, {
+    detail: describeCode(status),
+    retryable,
+    outcome: retryable ? 'http_5xx' : 'http_4xx',
+  });
+}
 
-/** MiniMax video generation: start a task, query its status, retrieve the file (spec §7). */
+/**
+ * MiniMax video generation: create a task, query it, retrieve its file, download it
+ * (https://platform.minimax.io/docs/api-reference/video-generation-intro). Errors come as HTTP 200 with
+ * a non-zero `base_resp.status_code` (see minimax-status.ts).
+ */
 export class MiniMaxClient {
-  private readonly timeouts: typeof VIDEO_TIMEOUTS_MS;
+  private readonly timeouts: VideoTimeouts;
 
   constructor(private readonly config: MiniMaxConfig) {
     this.timeouts = { ...VIDEO_TIMEOUTS_MS, ...config.timeouts };
@@ -62,18 +92,24 @@ export class MiniMaxClient {
       timeoutMs: this.timeouts.start,
       ...signalOption(signal),
     }).catch((error: unknown) => {
-      if (error instanceof NetworkError) {
+      if (!(error instanceof NetworkError)) throw error;
+      // MiniMax has no way to look a task up but by the id this answer would have carried: a start
+      // with no answer may still have created (and charged for) a task, so it is not tried again.
+      if (error.outcome === 'timeout') {
         throw GenerationError.of('VIDEO_START_FAILED', {
-          detail: error.message,
-          retryable: true,
-          outcome: error.outcome,
+          detail: `no answer within ${this.timeouts.start / 1000} s; not retried, as MiniMax may have started a paid task`,
+          retryable: false,
+          outcome: 'timeout',
         });
       }
-      throw error;
+      throw GenerationError.of('VIDEO_START_FAILED', {
+        detail: error.message,
+        retryable: true,
+        outcome: error.outcome,
+      });
     });
-    throwIfRateLimited(response);
-    if (response.status === 401)
-      throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
+    const status = commonFailure(response);
+    if (status !== undefined) throw codeFailure('VIDEO_START_FAILED', status);
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_START_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
@@ -81,22 +117,17 @@ export class MiniMaxClient {
         outcome: outcomeOfStatus(response.status),
       });
     }
-    const status = baseResp(response);
-    if (status?.status_code !== undefined && status.status_code !== 0) {
-      throw GenerationError.of('VIDEO_START_FAILED', {
-        detail: status.status_msg ?? `code ${status.status_code}`,
-        retryable: false,
-        outcome: 'http_4xx',
-      });
-    }
-    const taskId = (response.json as { task_id?: unknown } | undefined)?.task_id;
-    if (typeof taskId !== 'string' || taskId === '') {
+    const taskId = idOf((response.json as { task_id?: unknown } | undefined)?.task_id);
+    if (taskId === undefined) {
       throw GenerationError.of('VIDEO_INIT_FAILED', { retryable: false, outcome: 'malformed' });
     }
     return taskId;
   }
 
-  /** Network errors and 5xx surface as NetworkError: the poller waits and asks again. */
+  /**
+   * Transport failures, 5xx and MiniMax's "retry later" codes surface as NetworkError: the task is
+   * already paid for, so the poller waits and asks again (spec §8).
+   */
   async queryTask(taskId: string, signal?: AbortSignal): Promise<VideoTaskStatus> {
     const url = `${this.config.baseUrl}/query/video_generation?task_id=${encodeURIComponent(taskId)}`;
     const response = await callJson(url, {
@@ -105,10 +136,12 @@ export class MiniMaxClient {
       timeoutMs: this.timeouts.status,
       ...signalOption(signal),
     });
-    throwIfRateLimited(response);
     if (response.status >= 500) throw new NetworkError(`HTTP ${response.status}`, 'http_5xx');
-    if (response.status === 401)
-      throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
+    const status = commonFailure(response);
+    if (status !== undefined) {
+      if (miniMaxCodeMeaning(status.code) === 'retry_later') throw new NetworkError(describeCode(status), 'http_5xx');
+      throw codeFailure('VIDEO_POLL_FAILED', status);
+    }
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_POLL_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
@@ -117,41 +150,26 @@ export class MiniMaxClient {
       });
     }
     const body = response.json as { status?: unknown; file_id?: unknown } | undefined;
-    const resp = baseResp(response);
-    if (resp?.status_code !== undefined && resp.status_code !== 0) {
-      throw GenerationError.of('VIDEO_POLL_FAILED', {
-        detail: resp.status_msg ?? `code ${resp.status_code}`,
-        retryable: false,
-        outcome: 'http_4xx',
-      });
-    }
     if (body === undefined || typeof body.status !== 'string') {
       throw GenerationError.of('VIDEO_INVALID_RESPONSE', { retryable: false, outcome: 'malformed' });
     }
-    const fileId = typeof body.file_id === 'string' && body.file_id !== '' ? body.file_id : undefined;
-    return { status: body.status, fileId };
+    return { status: body.status, fileId: idOf(body.file_id) };
   }
 
   async retrieveDownloadUrl(fileId: string, signal?: AbortSignal): Promise<string> {
-    const url =
-      `${this.config.baseUrl}/files/retrieve?GroupId=${encodeURIComponent(this.config.groupId)}` +
-      `&file_id=${encodeURIComponent(fileId)}`;
-    const response = await callJson(url, {
+    const query = new URLSearchParams({ file_id: fileId });
+    if (this.config.groupId !== undefined) query.set('GroupId', this.config.groupId);
+    const response = await callJson(`${this.config.baseUrl}/files/retrieve?${query}`, {
       method: 'GET',
       headers: this.authorization,
       timeoutMs: this.timeouts.file,
       ...signalOption(signal),
     }).catch((error: unknown) => {
-      if (error instanceof NetworkError) {
-        throw GenerationError.of('VIDEO_URL_FAILED', {
-          detail: error.message,
-          retryable: true,
-          outcome: error.outcome,
-        });
-      }
-      throw error;
+      if (!(error instanceof NetworkError)) throw error;
+      throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: true, outcome: error.outcome });
     });
-    throwIfRateLimited(response);
+    const status = commonFailure(response);
+    if (status !== undefined) throw codeFailure('VIDEO_URL_FAILED', status);
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_URL_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
@@ -170,8 +188,11 @@ export class MiniMaxClient {
   }
 
   async downloadVideo(downloadUrl: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mimeType: string }> {
-    const timeoutMs = this.config.downloadTimeoutMs ?? 5 * 60_000;
-    const response = await downloadBytes(downloadUrl, timeoutMs, signal).catch((error: unknown) => {
+    const response = await this.config.download(downloadUrl, signal).catch((error: unknown) => {
+      // Where the file is, not whether it can be fetched, is wrong: asking again would point there again.
+      if (error instanceof DownloadRefused) {
+        throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: false, outcome: 'malformed' });
+      }
       if (!(error instanceof NetworkError)) throw error;
       throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: true, outcome: error.outcome });
     });

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { SPEECH_DEFAULTS } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
+import { neverConnected } from './http';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 
 export interface OpenAISpeechConfig {
@@ -15,6 +16,23 @@ export interface SpeechInput {
   input: string;
   voice: string;
   speed: number;
+}
+
+/**
+ * `insufficient_quota` is the documented code; OpenAI's newer billing codes say the same more precisely
+ * (no prepaid credit, a spend or usage limit reached).
+ */
+const OUT_OF_CREDIT_CODES: ReadonlySet<string> = new Set([
+  'insufficient_quota',
+  'credit_balance_exhausted',
+  'organization_spend_limit_exceeded',
+  'project_spend_limit_exceeded',
+  'organization_usage_limit_exceeded',
+]);
+const OUT_OF_CREDIT_MESSAGE = 'Failed to generate speech: the speech provider account has no credit left';
+
+function isOutOfCredit(error: APIError): boolean {
+  return OUT_OF_CREDIT_CODES.has(error.code ?? '') || OUT_OF_CREDIT_CODES.has(error.type ?? '');
 }
 
 /**
@@ -55,8 +73,17 @@ export class OpenAISpeechClient {
       if (error instanceof APIConnectionTimeoutError) {
         throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'timeout' });
       }
-      if (error instanceof APIConnectionError)
-        throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'network' });
+      if (error instanceof APIConnectionError) {
+        throw GenerationError.of('SPEECH_FAILED', {
+          retryable: true,
+          outcome: neverConnected(error) ? 'unreachable' : 'network',
+        });
+      }
+      // Same status as a rate limit, but waiting does not help: the account has no credit left
+      // (https://platform.openai.com/docs/guides/error-codes/api-errors). Fails now, token refunded.
+      if (error instanceof APIError && error.status === 429 && isOutOfCredit(error)) {
+        throw new GenerationError('SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, false, 'http_429');
+      }
       if (error instanceof APIError && error.status === 429) {
         throw new ProviderBusyError(
           'openai',

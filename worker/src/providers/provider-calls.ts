@@ -13,27 +13,60 @@ export const PROVIDER_CALLS = [
 export type ProviderCall = (typeof PROVIDER_CALLS)[number];
 
 /**
- * - `http_4xx`: the provider refused the request (a 4xx other than 429, a MiniMax `base_resp` error, a
- *   content-filtered image).
+ * - `http_4xx`: the provider refused the request (a 4xx other than 429, a MiniMax `base_resp` error such
+ *   as invalid parameters, authentication or balance).
+ * - `http_429`: the provider said slow down (HTTP 429, MiniMax 1002), or OpenAI's 429 for an account
+ *   out of credit.
+ * - `content_refused`: the provider accepted the request, then refused the content (Stability
+ *   CONTENT_FILTERED, MiniMax 1026/1027 sensitive content, a MiniMax task that ends `Fail`): it may have
+ *   charged for the work.
  * - `malformed`: an answer the client cannot use (not JSON, missing fields, empty media).
+ * - `network`: the connection was lost after the request went out; `unreachable`: it never connected.
  * - `aborted`: stopped by us (cancel, job deadline, shutdown hand-back), not by the provider.
  * - `circuit_open`: never sent, the provider's breaker is open.
+ * - `throttled`: never sent, the shared provider rate limiter had no free slot.
  */
 export const CALL_OUTCOMES = [
   'ok',
   'http_4xx',
   'http_5xx',
   'http_429',
+  'content_refused',
   'network',
+  'unreachable',
   'timeout',
   'malformed',
   'aborted',
   'circuit_open',
+  'throttled',
 ] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
+/**
+ * Whether a call that ended this way may have made the provider do paid work. Only a refusal the provider
+ * answered before working (4xx, 5xx, 429), a call never sent (open breaker) or one that never connected
+ * cost nothing; a success, an unusable answer, a timeout or a connection lost after sending, and our own
+ * abort mid-call, all may have.
+ */
+export function mayHaveDonePaidWork(outcome: CallOutcome): boolean {
+  return !NO_PAID_WORK.has(outcome);
+}
+const NO_PAID_WORK: ReadonlySet<CallOutcome> = new Set([
+  'http_4xx',
+  'http_5xx',
+  'http_429',
+  'circuit_open',
+  'unreachable',
+]);
+
 /** Outcomes that say the provider is unwell; only these count towards opening its breaker. */
-export const BREAKER_FAILURES: ReadonlySet<CallOutcome> = new Set(['http_5xx', 'network', 'timeout', 'malformed']);
+export const BREAKER_FAILURES: ReadonlySet<CallOutcome> = new Set([
+  'http_5xx',
+  'network',
+  'unreachable',
+  'timeout',
+  'malformed',
+]);
 
 export function outcomeOfStatus(status: number): CallOutcome {
   if (status === 429) return 'http_429';
@@ -44,15 +77,23 @@ export function outcomeOfStatus(status: number): CallOutcome {
 }
 
 /**
- * The provider asks us to slow down (HTTP 429, MiniMax code 1002) or its breaker is open. Not a failure
- * of the job: the worker pauses that queue and puts the job back without using an attempt.
+ * Why a provider call cannot go out now:
+ * - `rate_limited`: the provider asked us to slow down (HTTP 429, MiniMax code 1002);
+ * - `throttled`: our own shared rate limiter has no free slot, or the provider's lockout is running;
+ * - `circuit_open`: the provider's breaker is open.
+ */
+export type BusyReason = 'rate_limited' | 'throttled' | 'circuit_open';
+
+/**
+ * The provider cannot take the call now. Not a failure of the job: the worker pauses that queue and
+ * puts the job back without using an attempt.
  */
 export class ProviderBusyError extends Error {
   override readonly name = 'ProviderBusyError';
 
   constructor(
     readonly provider: ProviderName,
-    readonly reason: 'rate_limited' | 'circuit_open',
+    readonly reason: BusyReason,
     /** undefined: the provider gave no usable hint; the worker uses its default. */
     readonly retryAfterMs: number | undefined,
     message: string,

@@ -4,6 +4,7 @@ import type { WorkerMetrics } from '../observability/worker-metrics';
 import { NetworkError } from './http';
 import { isOpenBreakerError, type ProviderBreakers } from './provider-breakers';
 import { ProviderBusyError, type CallOutcome, type ProviderCall, type ProviderName } from './provider-calls';
+import type { ProviderRateLimiter } from './provider-rate-limiter';
 
 /** Wraps an error thrown after the job's own signal fired, so the breaker never counts our aborts. */
 class AbortedCall extends Error {
@@ -12,9 +13,15 @@ class AbortedCall extends Error {
   }
 }
 
+const BUSY_OUTCOMES = {
+  rate_limited: 'http_429',
+  throttled: 'throttled',
+  circuit_open: 'circuit_open',
+} as const satisfies Record<ProviderBusyError['reason'], CallOutcome>;
+
 export function outcomeOf(error: unknown): CallOutcome {
   if (error instanceof AbortedCall) return 'aborted';
-  if (error instanceof ProviderBusyError) return error.reason === 'rate_limited' ? 'http_429' : 'circuit_open';
+  if (error instanceof ProviderBusyError) return BUSY_OUTCOMES[error.reason];
   if (error instanceof GenerationError && error.outcome !== undefined) return error.outcome;
   if (error instanceof NetworkError) return error.outcome;
   return 'network';
@@ -26,14 +33,15 @@ function describe(error: unknown): string {
 }
 
 /**
- * Every provider call of a job goes through here: the provider's breaker decides whether it may be
- * sent at all, and each call leaves one metric sample and one line in the job's log with its outcome
- * and duration, so `pnpm queues job <id>` shows what the providers said.
+ * Every provider call of a job goes through here: the shared rate limiter and the provider's breaker
+ * decide whether it may be sent at all, and each call leaves one metric sample and one line in the
+ * job's log with its outcome and duration, so `pnpm queues job <id>` shows what the providers said.
  */
 export class ProviderGateway {
   constructor(
     private readonly breakers: ProviderBreakers,
     private readonly metrics: WorkerMetrics,
+    private readonly limiter: ProviderRateLimiter,
   ) {}
 
   async call<T>(
@@ -44,6 +52,7 @@ export class ProviderGateway {
     action: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     signal.throwIfAborted();
+    await this.takeTurn(job, provider, call, signal);
     const startedAt = performance.now();
     try {
       const result = await this.breakers.fire(provider, async () => {
@@ -73,8 +82,39 @@ export class ProviderGateway {
       await job
         .log(`${provider} ${call}: ${outcome} in ${Math.round(ms)} ms - ${describe(error)}`)
         .catch(() => undefined);
+      if (error instanceof ProviderBusyError && error.reason === 'rate_limited') {
+        throw await this.holdBack(provider, error);
+      }
       throw error instanceof AbortedCall ? signal.reason : error;
     }
+  }
+
+  /**
+   * Waits for the call's turn in the provider's shared schedule; a call whose turn is far off is never
+   * sent: the job goes back to its queue until then.
+   */
+  private async takeTurn(job: Job, provider: ProviderName, call: ProviderCall, signal: AbortSignal): Promise<void> {
+    try {
+      await this.limiter.acquire(provider, call, signal);
+    } catch (error) {
+      if (error instanceof ProviderBusyError) {
+        this.metrics.providerCall(provider, call, 'throttled', undefined);
+        await job
+          .log(`${provider} ${call}: not sent, ${error.message}; back in ${error.retryAfterMs} ms`)
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The provider refused for rate: every process holds back for its documented lockout (or what it
+   * asked for), not just this queue, and the queue pauses for as long.
+   */
+  private async holdBack(provider: ProviderName, refusal: ProviderBusyError): Promise<ProviderBusyError> {
+    const pauseMs = this.limiter.pauseAfterRefusal(provider, refusal.retryAfterMs);
+    await this.limiter.lockOut(provider, pauseMs);
+    return new ProviderBusyError(provider, 'rate_limited', pauseMs, refusal.message);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { StabilityTextToImageBody } from '@mediagen/shared';
+import type { StabilityEngine, StabilityTextToImageBody } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { NetworkError, callJson, messageFrom } from './http';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
@@ -6,7 +6,7 @@ import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-
 export interface StabilityConfig {
   baseUrl: string;
   apiKey: string;
-  engine: string;
+  engine: StabilityEngine;
   timeoutMs: number;
 }
 
@@ -14,9 +14,18 @@ interface TextToImageResponse {
   artifacts?: { base64?: string; finishReason?: string }[];
 }
 
-/** Stability AI v1 REST: POST /v1/generation/{engine}/text-to-image. */
+/**
+ * Stability AI v1 REST: POST /v1/generation/{engine}/text-to-image
+ * (https://platform.stability.ai/docs/api-reference#tag/SDXL-1.0-and-SD1.6). A 429 comes back as
+ * ProviderBusyError: the gateway holds every worker back for Stability's 60 s lockout.
+ */
 export class StabilityClient {
   constructor(private readonly config: StabilityConfig) {}
+
+  /** The body depends on it: SDXL takes nine sizes and no CLIP guidance. */
+  get engine(): StabilityEngine {
+    return this.config.engine;
+  }
 
   async textToImage(body: StabilityTextToImageBody, signal?: AbortSignal): Promise<Uint8Array> {
     const url = `${this.config.baseUrl}/v1/generation/${encodeURIComponent(this.config.engine)}/text-to-image`;
@@ -48,13 +57,14 @@ export class StabilityClient {
     }
     if (response.json === undefined)
       throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: 'malformed' });
-    // The spec reads the first artifact only; a filtered or empty answer means no image.
+    // The spec reads the first artifact only; a filtered, failed or empty one means no image. A filtered
+    // artifact still carries (blurred) image bytes: the generation ran and was paid for.
     const artifact = (response.json as TextToImageResponse).artifacts?.[0];
-    if (artifact?.base64 === undefined || artifact.finishReason === 'CONTENT_FILTERED') {
-      throw GenerationError.of('IMAGE_NOT_GENERATED', {
-        retryable: false,
-        outcome: artifact?.finishReason === 'CONTENT_FILTERED' ? 'http_4xx' : 'malformed',
-      });
+    if (artifact?.finishReason === 'CONTENT_FILTERED') {
+      throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'content_refused' });
+    }
+    if (artifact?.base64 === undefined || artifact.finishReason === 'ERROR') {
+      throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'malformed' });
     }
     return Buffer.from(artifact.base64, 'base64');
   }

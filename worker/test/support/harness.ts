@@ -1,40 +1,32 @@
+import { vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  CancellationRegistry,
-  QuotaLedger,
+  GenerationLifecycle,
   connectRedis,
   generationJobOptions,
   newGenerationId,
+  openDatabase,
+  parseProgressEvent,
+  progressChannel,
   queueName,
   type GenerationJobData,
+  type GenerationRecord,
+  type RecordDatabase,
   type RequestByKind,
 } from '@mediagen/core';
 import { createSimulator, type Simulator, type SimulatorOptions } from '@mediagen/simulator';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, isFinalStatus, type GenerationKind, type TokenBalance } from '@mediagen/shared';
+import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers, type WorkerConfig } from '../../src';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WORKSPACE_ROOT = resolve(import.meta.dirname, '../../..');
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-  what = 'a condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A worker started as its own OS process (`tsx worker/src/main.ts`), as in production. */
 export interface WorkerProcess {
@@ -49,16 +41,25 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** One isolated world per test file: its own key prefix, simulator, data directory and workers. */
+export interface Settled {
+  /** The job's BullMQ state once it finished (`completed` even for a generation let go). */
+  state: string;
+  job: Job<GenerationJobData>;
+  /** The generation as the record holds it: the truth. */
+  generation: GenerationRecord;
+}
+
+/** One isolated world per test file: its own database, key prefix, simulator, data directory and workers. */
 export class WorkerHarness {
   readonly prefix = `test-worker-${randomUUID()}`;
   simulator!: Simulator;
   redis!: Redis;
-  ledger!: QuotaLedger;
   config!: WorkerConfig;
   dataDir!: string;
-  cancellations!: CancellationRegistry;
-  private readonly queues = new Map<GenerationKind, Queue>();
+  database!: TestDatabase;
+  records!: RecordDatabase;
+  lifecycle!: GenerationLifecycle;
+  private readonly queues = new Map<GenerationKind, Queue<GenerationJobData>>();
   private readonly events = new Map<GenerationKind, QueueEvents>();
   private readonly eventConnections: Redis[] = [];
   private readonly pools: GenerationWorkers[] = [];
@@ -68,18 +69,23 @@ export class WorkerHarness {
     this.simulator = createSimulator({ videoQueueingMs: 100, videoProcessingMs: 200, ...simulatorOptions });
     await this.simulator.listen();
     this.dataDir = await mkdtemp(join(tmpdir(), 'mediagen-worker-'));
+    this.database = await createTestDatabase('worker');
     this.config = loadWorkerConfig({
+      MEDIAGEN_MODE: 'development',
+      DATABASE_URL: this.database.url,
       REDIS_URL,
       QUEUE_PREFIX: this.prefix,
       DATA_DIR: this.dataDir,
       SIMULATOR_URL: this.simulator.url,
       VIDEO_POLL_INTERVAL_MS: '40',
       SHUTDOWN_GRACE_MS: '2000',
+      // The reconciler runs when a test asks for it (pool.reconcile()), not on a timer.
+      RECONCILE_INTERVAL_MS: '3600000',
       ...env,
     });
+    this.records = openDatabase(this.database.url, { maxConnections: 3 });
+    this.lifecycle = new GenerationLifecycle(this.records.db);
     this.redis = await connectRedis(REDIS_URL, 'producer');
-    this.ledger = new QuotaLedger(this.redis, this.prefix);
-    this.cancellations = new CancellationRegistry(this.redis, this.prefix);
     for (const kind of GENERATION_KINDS) {
       this.queues.set(kind, new Queue(queueName(kind), { connection: this.redis, prefix: this.prefix }));
       const connection = await connectRedis(REDIS_URL, 'blocking');
@@ -96,25 +102,27 @@ export class WorkerHarness {
     return pool;
   }
 
-  /** Starts `worker/src/main.ts` in a child process against this harness's Redis prefix and simulator. */
+  /** Starts `worker/src/main.ts` in a child process against this harness's database, prefix and simulator. */
   async spawnWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
     const name = env.WORKER_NAME ?? `worker-${randomUUID().slice(0, 8)}`;
-    const child = spawn(join(WORKSPACE_ROOT, 'node_modules/.bin/tsx'), ['worker/src/main.ts'], {
+    // node itself runs the worker (`--import tsx`): the pid is the worker, and a signal reaches it alone.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
       cwd: WORKSPACE_ROOT,
       env: {
+        MEDIAGEN_MODE: 'development',
         PATH: process.env.PATH,
+        DATABASE_URL: this.database.url,
         REDIS_URL,
         QUEUE_PREFIX: this.prefix,
         DATA_DIR: this.dataDir,
         SIMULATOR_URL: this.simulator.url,
         VIDEO_POLL_INTERVAL_MS: '40',
         WORKER_METRICS_PORT: '0',
+        RECONCILE_INTERVAL_MS: '3600000',
         ...env,
         WORKER_NAME: name,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group: tsx runs the worker in a child node process, and only a signal to the
-      // whole group reaches both (tsx relays SIGTERM itself, but nothing can relay SIGKILL).
       detached: true,
     });
     let output = '';
@@ -131,7 +139,7 @@ export class WorkerHarness {
     const worker: WorkerProcess = { child, pid: child.pid!, name, output: () => output, exited, kill };
     this.processes.push(worker);
     await Promise.race([
-      waitFor(() => /\[worker\] \S+ running/.test(output), 30_000, 'the worker process to start'),
+      vi.waitUntil(() => /\[worker\] \S+ running/.test(output), { timeout: 30_000, interval: 25 }),
       exited.then((code) => {
         throw new Error(`worker process exited with ${code} before starting:\n${output}`);
       }),
@@ -144,7 +152,7 @@ export class WorkerHarness {
     return this.pools[index]!.metrics.registry;
   }
 
-  queue(kind: GenerationKind): Queue {
+  queue(kind: GenerationKind): Queue<GenerationJobData> {
     return this.queues.get(kind)!;
   }
 
@@ -152,29 +160,74 @@ export class WorkerHarness {
     return this.events.get(kind)!;
   }
 
-  /** Charges a token like the API does, then enqueues. */
+  /** Records the generation (charging a token) and enqueues its job, as the API does. */
   async submit<K extends GenerationKind>(
     kind: K,
     request: RequestByKind[K],
     options: { uid?: string; attempts?: number; backoffMs?: number } = {},
-  ): Promise<{ job: Job<GenerationJobData<K>>; uid: string }> {
+  ): Promise<{ job: Job<GenerationJobData>; uid: string; id: string }> {
     const uid = options.uid ?? `user-${randomUUID()}`;
-    const id = newGenerationId(kind);
-    const charge = await this.ledger.consume(uid, kind, id);
-    if (charge.status !== 'charged') throw new Error(`could not charge a token: ${charge.status}`);
-    const data: GenerationJobData<K> = { uid, kind, request, createdAt: Date.now() };
+    const prompt = 'prompt' in request ? request.prompt : request.input;
+    const outcome = await this.lifecycle.submit({
+      id: newGenerationId(kind),
+      uid,
+      kind,
+      request: request as unknown as Record<string, unknown>,
+      prompt,
+      maxInFlight: 100,
+    });
+    if (outcome.status !== 'accepted') throw new Error(`could not submit: ${outcome.status}`);
+    const { id } = outcome.generation;
     const job = await this.queue(kind).add(
       kind,
-      data,
-      generationJobOptions(id, { attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 20 }),
+      { kind },
+      generationJobOptions(
+        id,
+        { attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 20 },
+        { completedSeconds: 3600, failedSeconds: 3600 },
+      ),
     );
-    return { job: job as Job<GenerationJobData<K>>, uid };
+    return { job, uid, id };
   }
 
-  async settled(kind: GenerationKind, job: Job, timeoutMs = 20_000): Promise<{ state: string; job: Job }> {
+  /** Waits until the generation has ended in the record and its job has finished in the queue. */
+  async settled(kind: GenerationKind, job: Job, timeoutMs = 20_000): Promise<Settled> {
+    const generation = await vi.waitUntil(
+      async () => {
+        const record = await this.lifecycle.find(job.id!);
+        return record !== null && isFinalStatus(record.status) ? record : undefined;
+      },
+      { timeout: timeoutMs, interval: 25 },
+    );
     await job.waitUntilFinished(this.queueEvents(kind), timeoutMs).catch(() => undefined);
     const fresh = (await this.queue(kind).getJob(job.id!))!;
-    return { state: await fresh.getState(), job: fresh };
+    return { state: await fresh.getState(), job: fresh, generation };
+  }
+
+  /** Collects the progress workers publish from now on, per generation, until `stop`. */
+  async watchProgress(): Promise<{ of(id: string): number[]; stop(): Promise<void> }> {
+    const subscriber = await connectRedis(REDIS_URL, 'blocking');
+    const seen = new Map<string, number[]>();
+    subscriber.on('message', (_channel: string, message: string) => {
+      const event = parseProgressEvent(message);
+      if (event !== null) seen.set(event.id, [...(seen.get(event.id) ?? []), event.progress]);
+    });
+    await subscriber.subscribe(progressChannel(this.prefix));
+    return {
+      of: (id) => seen.get(id) ?? [],
+      stop: async () => {
+        await subscriber.quit();
+      },
+    };
+  }
+
+  async balance(uid: string): Promise<TokenBalance> {
+    return (await this.lifecycle.balance(uid)).tokens;
+  }
+
+  async artifactBytes(generation: GenerationRecord): Promise<Buffer> {
+    if (generation.artifact === null) throw new Error(`${generation.id} has no artifact`);
+    return readFile(join(this.config.artifactsDir, generation.artifact.key));
   }
 
   async stop(): Promise<void> {
@@ -187,6 +240,8 @@ export class WorkerHarness {
     const keys = await this.redis.keys(`${this.prefix}:*`);
     if (keys.length > 0) await this.redis.del(...keys);
     await this.redis.quit();
+    await this.records.close();
+    await this.database.drop();
     await this.simulator.close();
     await rm(this.dataDir, { recursive: true, force: true });
   }

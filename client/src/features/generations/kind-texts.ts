@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type GenerationKind, type QueuePosition } from '@mediagen/shared';
+import { ERROR_MESSAGES, type Generation, type GenerationKind, type QueuePosition } from '@mediagen/shared';
 
 interface KindTexts {
   /** Capitalised name, as in the reset toast '{Image|Video|Speech} content has been reset!'. */
@@ -42,4 +42,15 @@ function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.round(ms / 1000));
   if (seconds < 90) return `${seconds} s`;
   return `${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * What became of the token of a generation that did not complete, in plain words: given back when no
+ * paid provider work was done, used when the provider had already started (the README's token rules).
+ */
+export function tokenOutcomeMessage({ kind, status, token }: Generation): string | undefined {
+  if (status === 'completed') return undefined;
+  if (token === 'refunded') return `Your ${kind} token was given back.`;
+  if (token === 'spent') return `Your ${kind} token was used: the provider had already started work on it.`;
+  return undefined;
 }

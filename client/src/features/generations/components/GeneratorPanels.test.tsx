@@ -86,7 +86,7 @@ describe('image panel', () => {
     expect(screen.queryByText(/Generating image/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
 
-    socketUpdate({ ...queued, status: 'active', progress: 45, updatedAt: at(3), queue: undefined });
+    socketUpdate({ ...queued, status: 'active', version: 2, progress: 45, updatedAt: at(3), queue: undefined });
     expect(screen.getByRole('progressbar', { name: 'image generation progress' }).getAttribute('aria-valuenow')).toBe(
       '45',
     );
@@ -95,6 +95,7 @@ describe('image panel', () => {
     socketUpdate({
       ...queued,
       status: 'completed',
+      version: 3,
       progress: 100,
       updatedAt: at(6),
       result: { url: 'http://127.0.0.1:3000/artifacts/a.png?sig=1', mimeType: 'image/png' },
@@ -192,9 +193,9 @@ describe('video panel', () => {
       duration: 6,
       style: 'cinematic',
     });
-    socketUpdate({ ...queued, status: 'active', progress: 37, updatedAt: at(4) });
+    socketUpdate({ ...queued, status: 'active', version: 2, progress: 37, updatedAt: at(4) });
     expect(screen.getByText('Generating video... 37%')).toBeDefined();
-    socketUpdate({ ...queued, status: 'active', progress: 20, updatedAt: at(2) });
+    socketUpdate({ ...queued, status: 'active', version: 2, progress: 20, updatedAt: at(2) });
     expect(screen.getByText('Generating video... 37%')).toBeDefined();
   });
 
@@ -208,25 +209,50 @@ describe('video panel', () => {
 
     socketUpdate({ ...queued, updatedAt: at(1), queue: { position: 1, etaMs: 4_400 } });
     expect(screen.getByRole('status').textContent).toBe('Queued — next in line, about 4 s');
-    socketUpdate({ ...queued, status: 'active', progress: 12, updatedAt: at(2), queue: undefined });
+    socketUpdate({ ...queued, status: 'active', version: 2, progress: 12, updatedAt: at(2), queue: undefined });
     expect(screen.getByRole('status').textContent).toBe('Generating video... 12%');
   });
 
-  it("shows the failure's message", async () => {
+  /** A video the API accepted and the panel now follows. */
+  async function startVideo(): Promise<Generation> {
     const queued = buildGeneration({ kind: 'video' });
     fetchMock.mockResolvedValueOnce(answer(202, queued));
     const { user } = renderPanel(VideoPanel);
     await user.type(screen.getByLabelText('Video prompt'), 'waves');
     await user.click(screen.getByRole('button', { name: 'Generate Video' }));
     await screen.findByRole('button', { name: 'Generating...' });
+    return queued;
+  }
+
+  it("shows the failure's message", async () => {
+    const queued = await startVideo();
     socketUpdate({
       ...queued,
       status: 'failed',
+      version: 3,
+      token: 'spent',
       updatedAt: at(9),
       error: { code: 'VIDEO_TIMED_OUT', message: 'Video generation timed out - please try again' },
     });
     expect(await screen.findByText('Video generation timed out - please try again')).toBeDefined();
+    // The provider had a task running: the token is not given back, and the toast says so.
+    expect(
+      await screen.findByText('Your video token was used: the provider had already started work on it.'),
+    ).toBeDefined();
     expect(screen.getByRole('button', { name: 'Generate Video' })).toHaveProperty('disabled', false);
+  });
+
+  it('says the token was given back when a generation failed before the provider worked', async () => {
+    const queued = await startVideo();
+    socketUpdate({
+      ...queued,
+      status: 'failed',
+      version: 2,
+      token: 'refunded',
+      updatedAt: at(3),
+      error: { code: 'VIDEO_START_FAILED', message: 'Failed to start video generation: Service unavailable' },
+    });
+    expect(await screen.findByText('Your video token was given back.')).toBeDefined();
   });
 
   it('keeps the exhausted-tokens toast for 5 seconds', async () => {
@@ -284,6 +310,7 @@ describe('speech panel', () => {
     socketUpdate({
       ...queued,
       status: 'completed',
+      version: 3,
       progress: 100,
       updatedAt: at(2),
       result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },

@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '@/lib/api-client';
 import { notify, type ToastId } from '@/lib/notify';
 import { createGeneration } from '../api/create-generation';
-import { KIND_TEXTS, resetMessage } from '../kind-texts';
+import { KIND_TEXTS, resetMessage, tokenOutcomeMessage } from '../kind-texts';
 import { useCurrentGeneration, useGenerationsStore } from '../stores/generations-store';
 
 export interface GenerationJob {
@@ -82,7 +82,11 @@ function announceEnding(
   texts: (typeof KIND_TEXTS)[GenerationKind],
   toastId: ToastId | undefined,
 ) {
-  const options = toastId === undefined ? {} : { id: toastId };
+  const tokenOutcome = tokenOutcomeMessage(generation);
+  const options = {
+    ...(toastId === undefined ? {} : { id: toastId }),
+    ...(tokenOutcome === undefined ? {} : { description: tokenOutcome }),
+  };
   if (generation.status === 'completed') {
     if (texts.completed !== undefined) notify.success(texts.completed, options);
     else if (toastId !== undefined) notify.dismiss(toastId);

@@ -4,9 +4,10 @@ import { io, type Socket } from 'socket.io-client';
 import { requireAppConfig } from '@/config/app-config';
 import { getIdToken } from '@/lib/auth-client';
 import { listRecentGenerations } from '../api/list-generations';
+import { keepSocketAuthenticated } from '../api/socket-auth';
 import { useGenerationsStore } from '../stores/generations-store';
 
-/** After the server refuses a handshake (say, an expired token) the client does not retry by itself. */
+/** After the server refuses a handshake or ends a socket, the client does not retry by itself. */
 const REFUSED_HANDSHAKE_RETRY_MS = 5000;
 
 /**
@@ -32,27 +33,45 @@ export function useGenerationSync(signedIn: boolean): void {
       );
     };
 
+    let handshakeToken: string | null = null;
     const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(requireAppConfig().apiUrl, {
       // A callback, so every (re)connection presents a fresh ID token.
       auth: (send) => {
         getIdToken().then(
-          (token) => send({ token }),
+          (token) => {
+            handshakeToken = token;
+            send({ token });
+          },
           () => send({ token: null }),
         );
       },
     });
+    const session = keepSocketAuthenticated(socket, () => getIdToken(true));
     socket.on(GENERATION_UPDATE_EVENT, received);
-    socket.on('connect', resync);
+    socket.on('connect', () => {
+      if (handshakeToken !== null) session.connected(handshakeToken);
+      resync();
+    });
     let retry: ReturnType<typeof setTimeout> | undefined;
-    socket.on('connect_error', () => {
-      if (socket.active) return;
+    const retryLater = () => {
+      clearTimeout(retry);
       retry = setTimeout(() => socket.connect(), REFUSED_HANDSHAKE_RETRY_MS);
+    };
+    socket.on('connect_error', () => {
+      if (!socket.active) retryLater();
+    });
+    // The server ends a socket whose token ran out or whose account changed; Socket.IO won't reconnect
+    // by itself after that, and the next handshake tells which it was.
+    socket.on('disconnect', (reason) => {
+      session.stop();
+      if (reason === 'io server disconnect' && !closed) retryLater();
     });
     resync();
 
     return () => {
       closed = true;
       clearTimeout(retry);
+      session.stop();
       socket.disconnect();
     };
   }, [signedIn]);

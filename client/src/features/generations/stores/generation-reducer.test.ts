@@ -1,27 +1,22 @@
 import type { Generation } from '@mediagen/shared';
 import { describe, expect, it } from 'vitest';
 import { at, buildGeneration } from '@/testing/generation-factory';
-import {
-  applyDismissed,
-  applyResync,
-  applyStarted,
-  applyUpdate,
-  EMPTY_GENERATIONS,
-  mergeGeneration,
-} from './generation-reducer';
+import { applyDismissed, applyResync, applyStarted, applyUpdate, EMPTY_GENERATIONS } from './generation-reducer';
 
 function applyAll(updates: Generation[]) {
   return updates.reduce(applyUpdate, EMPTY_GENERATIONS);
 }
 
-describe('mergeGeneration', () => {
-  const queued = buildGeneration({ id: 'g', status: 'queued', progress: 0, updatedAt: at(0) });
-  const active40 = { ...queued, status: 'active' as const, progress: 40, updatedAt: at(2) };
-  const active70 = { ...queued, status: 'active' as const, progress: 70, updatedAt: at(4) };
+describe('applyUpdate', () => {
+  const queued = buildGeneration({ id: 'g', status: 'queued', version: 1, progress: 0, updatedAt: at(0) });
+  const active40 = { ...queued, status: 'active' as const, version: 2, progress: 40, updatedAt: at(2) };
+  const active70 = { ...active40, progress: 70, updatedAt: at(4) };
   const completed = {
     ...queued,
     status: 'completed' as const,
+    version: 3,
     progress: 100,
+    token: 'spent' as const,
     updatedAt: at(6),
     result: { url: 'https://api.test/a.png', mimeType: 'image/png' },
   };
@@ -38,41 +33,31 @@ describe('mergeGeneration', () => {
     }
   });
 
-  it('never lowers progress, even when a newer event reports less', () => {
-    const laterButLower = { ...active40, progress: 30, updatedAt: at(5) };
-    expect(mergeGeneration(active70, laterButLower).progress).toBe(70);
-  });
-
-  it('ignores an older event of the same status', () => {
-    expect(mergeGeneration(active70, active40)).toBe(active70);
+  it('never lowers progress within a state', () => {
+    expect(applyAll([active70, active40]).byId.g).toEqual(active70);
   });
 
   it('ignores a running event once the generation has ended', () => {
     const failed = {
-      ...queued,
+      ...active40,
       status: 'failed' as const,
-      updatedAt: at(3),
+      version: 3,
+      token: 'refunded' as const,
       error: { code: 'IMAGE_FAILED' as const, message: 'Failed to generate image' },
     };
-    expect(mergeGeneration(failed, active70)).toBe(failed);
+    expect(applyAll([failed, active70]).byId.g).toEqual(failed);
   });
 
-  it('shows 100% on completion', () => {
-    expect(mergeGeneration(active70, { ...completed, progress: 99 }).progress).toBe(100);
-  });
-
-  it('keeps the queue position of the newest queued event', () => {
+  it('keeps the queue position of the latest queued event', () => {
     const first = { ...queued, queue: { position: 3, etaMs: 30_000 } };
-    const second = { ...queued, updatedAt: at(1), queue: { position: 1, etaMs: 5_000 } };
-    expect(mergeGeneration(first, second).queue).toEqual({ position: 1, etaMs: 5_000 });
+    const second = { ...queued, queue: { position: 1, etaMs: 5_000 } };
+    expect(applyAll([first, second]).byId.g?.queue).toEqual({ position: 1, etaMs: 5_000 });
   });
-});
 
-describe('applyUpdate', () => {
   it('returns the same state object for a stale event, so subscribers do not re-render', () => {
-    const active = buildGeneration({ status: 'active', progress: 50, updatedAt: at(5) });
+    const active = buildGeneration({ status: 'active', version: 2, progress: 50, updatedAt: at(5) });
     const state = applyUpdate(EMPTY_GENERATIONS, active);
-    expect(applyUpdate(state, { ...active, status: 'queued', progress: 0, updatedAt: at(1) })).toBe(state);
+    expect(applyUpdate(state, { ...active, status: 'queued', version: 1, progress: 0, updatedAt: at(1) })).toBe(state);
   });
 
   it('keeps generations apart by id', () => {
@@ -91,7 +76,13 @@ describe('current generation per kind', () => {
 
   it('keeps the further state when the socket outran the POST answer', () => {
     const queued = buildGeneration({ kind: 'speech' });
-    const activeFirst = applyUpdate(EMPTY_GENERATIONS, { ...queued, status: 'active', progress: 35, updatedAt: at(3) });
+    const activeFirst = applyUpdate(EMPTY_GENERATIONS, {
+      ...queued,
+      status: 'active',
+      version: 2,
+      progress: 35,
+      updatedAt: at(3),
+    });
     const state = applyStarted(activeFirst, queued);
     expect(state.byId[queued.id]).toMatchObject({ status: 'active', progress: 35 });
     expect(state.currentIdByKind.speech).toBe(queued.id);
@@ -124,9 +115,11 @@ describe('current generation per kind', () => {
   });
 
   it('picks up a result that finished while disconnected', () => {
-    const running = buildGeneration({ kind: 'video', status: 'active', progress: 40, updatedAt: at(4) });
+    const running = buildGeneration({ kind: 'video', status: 'active', version: 2, progress: 40, updatedAt: at(4) });
     const shown = applyStarted(EMPTY_GENERATIONS, running);
-    const state = applyResync(shown, [{ ...running, status: 'completed', progress: 100, updatedAt: at(90) }]);
+    const state = applyResync(shown, [
+      { ...running, status: 'completed', version: 3, progress: 100, token: 'spent', updatedAt: at(90) },
+    ]);
     expect(state.byId[running.id]?.status).toBe('completed');
     expect(state.currentIdByKind.video).toBe(running.id);
   });

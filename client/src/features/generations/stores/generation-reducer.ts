@@ -1,9 +1,9 @@
 import {
   GENERATION_KINDS,
   isFinalStatus,
+  mergeGenerationUpdate,
   type Generation,
   type GenerationKind,
-  type GenerationStatus,
 } from '@mediagen/shared';
 
 export interface GenerationsState {
@@ -16,26 +16,13 @@ export interface GenerationsState {
 
 export const EMPTY_GENERATIONS: GenerationsState = { byId: {}, currentIdByKind: {}, dismissedIds: {} };
 
-/** Statuses only move forward: queued → active → completed | failed | canceled. */
-const STATUS_STEP: Record<GenerationStatus, number> = { queued: 0, active: 1, completed: 2, failed: 2, canceled: 2 };
-
 /**
- * Folds one update into what is held. Events may arrive in any order (socket, POST answer, resync),
- * so an update that is behind in status or older than what is held is ignored, and progress never
- * goes backwards.
+ * Folds one update into what is held. Events arrive in any order (socket, POST answer, resync), so the
+ * contract's version rule decides (mergeGenerationUpdate).
  */
-export function mergeGeneration(held: Generation | undefined, update: Generation): Generation {
-  if (held === undefined) return update;
-  const step = STATUS_STEP[update.status] - STATUS_STEP[held.status];
-  const isStale = step < 0 || (step === 0 && Date.parse(update.updatedAt) < Date.parse(held.updatedAt));
-  if (isStale) return held;
-  const progress = update.status === 'completed' ? 100 : Math.max(held.progress, update.progress);
-  return { ...update, progress };
-}
-
 export function applyUpdate(state: GenerationsState, update: Generation): GenerationsState {
   const held = state.byId[update.id];
-  const merged = mergeGeneration(held, update);
+  const merged = mergeGenerationUpdate(held, update);
   if (merged === held) return state;
   return { ...state, byId: { ...state.byId, [update.id]: merged } };
 }

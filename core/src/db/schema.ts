@@ -1,0 +1,100 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { GenerationKind, GenerationStatus, PlanId, TokenState } from '@mediagen/shared';
+
+/**
+ * The tables as Kysely sees them (kept in step with the migrations). PostgreSQL is the system of record
+ * for generations, balances, the token ledger and idempotency keys; only the lifecycle module writes them.
+ */
+export interface Database {
+  accounts: AccountsTable;
+  generations: GenerationsTable;
+  token_ledger: TokenLedgerTable;
+  idempotency_keys: IdempotencyKeysTable;
+  account_traces: AccountTracesTable;
+}
+
+type Timestamp = ColumnType<Date, Date, Date>;
+
+export interface AccountsTable {
+  uid: string;
+  /** When the current 30-day period began; balances refill to the allowance when it is over. */
+  period_started_at: Timestamp;
+  image_tokens: number;
+  video_tokens: number;
+  speech_tokens: number;
+  /** Generations queued or active: the fair-use cap is checked against it in the same row as the charge. */
+  in_flight: number;
+  plan: ColumnType<PlanId, PlanId | undefined, PlanId>;
+  created_at: Timestamp;
+}
+
+export interface GenerationsTable {
+  id: string;
+  uid: string;
+  kind: GenerationKind;
+  status: GenerationStatus;
+  /** Grows with every transition; clients keep the update with the highest. */
+  version: number;
+  /** The validated request without its kind, as the worker needs it (an image's seed already chosen). */
+  request: ColumnType<Record<string, unknown>, string, string>;
+  /** The prompt or the speech text, normalised. */
+  prompt: string;
+  token: TokenState;
+  /** Provider calls that did, or may have done, paid work (a call answered with a refusal is taken back). */
+  paid_calls: number;
+  /** Times a worker took the generation (a retry or a takeover after a crash counts again). */
+  attempts: number;
+  provider_task_id: string | null;
+  artifact_key: string | null;
+  artifact_mime: string | null;
+  artifact_bytes: ColumnType<number | null, number | null, number | null>;
+  /** When retention deleted the artifact of this completed generation (the record stays). */
+  artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: ColumnType<Date | null, Date | null, Date | null>;
+  provider_started_at: ColumnType<Date | null, Date | null, Date | null>;
+  finished_at: ColumnType<Date | null, Date | null, Date | null>;
+}
+
+export const LEDGER_MOVEMENTS = ['charge', 'refund', 'spend', 'period_reset'] as const;
+export type LedgerMovement = (typeof LEDGER_MOVEMENTS)[number];
+
+export interface TokenLedgerTable {
+  id: Generated<string>;
+  uid: string;
+  kind: GenerationKind;
+  generation_id: string | null;
+  movement: LedgerMovement;
+  /** Tokens added to the balance: -1 for a charge, +1 for a refund, 0 for a spend, the refill for a reset. */
+  amount: number;
+  reason: string;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  uid: string;
+  key: string;
+  generation_id: string;
+  body_hash: string;
+  created_at: Timestamp;
+}
+
+export type GenerationRow = Selectable<GenerationsTable>;
+export type NewGenerationRow = Insertable<GenerationsTable>;
+export type AccountRow = Selectable<AccountsTable>;
+
+/**
+ * What a closed account leaves: the period it was in and what it had spent of each kind, under a keyed
+ * hash of its email, so signing up again within the period does not bring the free tokens back.
+ */
+export interface AccountTracesTable {
+  email_hash: string;
+  period_started_at: Timestamp;
+  image_spent: number;
+  video_spent: number;
+  speech_spent: number;
+  closed_at: Timestamp;
+}

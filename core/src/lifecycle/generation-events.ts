@@ -1,0 +1,67 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
+
+/**
+ * Every transition of a generation is announced on this PostgreSQL channel by the statement that makes
+ * it: NOTIFY is delivered at commit and only on commit, so an update can neither be lost between the
+ * commit and its announcement nor announce what was rolled back. One database serves one deployment.
+ */
+export const GENERATION_EVENTS_CHANNEL = 'generation_updates';
+
+/**
+ * The state a transition left behind, without the prompt and the request (a NOTIFY payload is limited to
+ * 8000 bytes; both are fixed at submit, so a listener reads them once).
+ */
+export interface GenerationEvent {
+  id: string;
+  uid: string;
+  kind: GenerationKind;
+  status: GenerationStatus;
+  version: number;
+  token: TokenState;
+  createdAt: string;
+  updatedAt: string;
+  error: ApiError | null;
+  artifact: { key: string; mimeType: string } | null;
+  artifactExpiredAt: string | null;
+  /** The owner deleted it: this is its last announcement. */
+  removed: boolean;
+}
+
+/** Error messages are cut to keep every payload far below the 8000-byte limit. */
+const MAX_EVENT_MESSAGE_LENGTH = 1000;
+
+/** SQL: the event of the row `alias` as JSON text, for pg_notify; `removed` when the row is being deleted. */
+export function eventPayload(alias: string, removed = false): RawBuilder<string> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<string>`json_build_object(
+    'id', ${column('id')}, 'uid', ${column('uid')}, 'kind', ${column('kind')}, 'status', ${column('status')},
+    'version', ${column('version')}, 'token', ${column('token')},
+    'createdAt', ${column('created_at')}, 'updatedAt', ${column('updated_at')},
+    'error', case when ${column('error_code')} is null then null
+      else json_build_object('code', ${column('error_code')},
+        'message', left(${column('error_message')}, ${sql.lit(MAX_EVENT_MESSAGE_LENGTH)})) end,
+    'artifact', case when ${column('artifact_key')} is null then null
+      else json_build_object('key', ${column('artifact_key')}, 'mimeType', ${column('artifact_mime')}) end,
+    'artifactExpiredAt', ${column('artifact_expired_at')}, 'removed', ${sql.lit(removed)}
+  )::text`;
+}
+
+/** Reads a payload of the channel; null for anything that is not one (the channel is ours, but check). */
+export function parseGenerationEvent(payload: string | undefined): GenerationEvent | null {
+  if (payload === undefined) return null;
+  try {
+    const event = JSON.parse(payload) as GenerationEvent;
+    if (typeof event.id !== 'string' || typeof event.uid !== 'string' || typeof event.version !== 'number') {
+      return null;
+    }
+    // json_build_object writes timestamps without a zone designator when they are timestamptz in UTC+0
+    // sessions; Date parses both forms, so normalise to ISO 8601.
+    event.createdAt = new Date(event.createdAt).toISOString();
+    event.updatedAt = new Date(event.updatedAt).toISOString();
+    if (event.artifactExpiredAt !== null) event.artifactExpiredAt = new Date(event.artifactExpiredAt).toISOString();
+    return event;
+  } catch {
+    return null;
+  }
+}

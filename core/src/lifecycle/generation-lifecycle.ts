@@ -1,0 +1,585 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import {
+  ERROR_MESSAGES,
+  GENERATION_KINDS,
+  TOKEN_ALLOWANCE,
+  TOKEN_RESET_PERIOD_MS,
+  type ApiError,
+  type GenerationKind,
+  type PlanId,
+  type TokenBalance,
+} from '@mediagen/shared';
+import type { Database } from '../db/schema';
+import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
+import type { StoredArtifact } from '../artifact-store';
+import { toRecord, type GenerationRecord } from './generation-record';
+
+export interface LifecycleOptions {
+  /** Tokens of each kind per period (spec §9: 1 image, 1 video, 2 speech). */
+  allowance?: TokenBalance;
+  /** Provider calls that may cost money one generation may make; a retry past it fails the job. */
+  maxPaidCalls?: number;
+  clock?: () => number;
+}
+
+export interface SubmitInput {
+  id: string;
+  uid: string;
+  kind: GenerationKind;
+  /** The validated request without its kind. */
+  request: Record<string, unknown>;
+  prompt: string;
+  /** Queued + active generations the user may hold; this one is refused past it. */
+  maxInFlight: number;
+  idempotency?: { key: string; bodyHash: string };
+  /** Keyed hash of the owner's email (account-traces.ts): a first submission picks up a closed account's trace. */
+  emailHash?: string | null;
+}
+
+export type SubmitOutcome =
+  /** `position`: its 1-based place among the queued generations of its kind. */
+  | { status: 'accepted'; generation: GenerationRecord; position: number }
+  /** The Idempotency-Key already names a generation made from the same body. */
+  | { status: 'replayed'; generation: GenerationRecord }
+  | { status: 'idempotency-conflict' }
+  | { status: 'exhausted'; periodStartedAt: Date }
+  | { status: 'too-many-in-flight'; inFlight: number };
+
+/**
+ * `not-found`: no such generation (or not the caller's). `not-allowed`: its state forbids the transition,
+ * and `current` says what it is. `call-limit`: it already made as many paid calls as it may.
+ */
+export type TransitionOutcome =
+  /** `changed`: the transition made a new version (announced); false when it only updated bookkeeping. */
+  | { ok: true; generation: GenerationRecord; changed: boolean }
+  | { ok: false; reason: 'not-found' | 'not-allowed' | 'call-limit'; current: GenerationRecord | null };
+
+export interface AccountBalance {
+  tokens: TokenBalance;
+  periodStartedAt: Date;
+  inFlight: number;
+}
+
+/** Who ended a generation early, for the ledger. */
+export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
+
+const UNIQUE_VIOLATION = '23505';
+const RESET_INTERVAL = sql.raw(`interval '${TOKEN_RESET_PERIOD_MS} milliseconds'`);
+const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
+
+/**
+ * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
+ * statement: a compare-and-set on the generation's current state (a transition its state does not allow
+ * changes nothing and says so), the token moved in the same statement, a ledger line for every token
+ * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit.
+ *
+ * Token rules, enforced here and nowhere else:
+ * - charged at submit (the balance refills to the allowance once 30 days have passed since the period
+ *   began; a balance never goes below 0 or above the allowance);
+ * - given back when the generation fails or is canceled while no provider call that may cost money is
+ *   outstanding (`paid_calls` = 0: none was made, or each was answered with a refusal before work);
+ * - spent once a provider did, or may have done, paid work: completion, and a failure, cancel or drain
+ *   after a task id, an image, audio, a content refusal or a timed-out request came back;
+ * - `completed` and `canceled` exclude each other: the first to commit wins.
+ */
+export class GenerationLifecycle {
+  private readonly allowance: TokenBalance;
+  private readonly maxPaidCalls: number;
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: LifecycleOptions = {},
+  ) {
+    this.allowance = options.allowance ?? TOKEN_ALLOWANCE;
+    this.maxPaidCalls = options.maxPaidCalls ?? 2;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  private now(): Date {
+    return new Date(this.clock());
+  }
+
+  /**
+   * Charges one token and records the generation `queued`, in one statement, so two submissions racing
+   * for a user's last token (or last in-flight slot) get exactly one acceptance. The account row is made
+   * on a user's first submission.
+   */
+  async submit(input: SubmitInput): Promise<SubmitOutcome> {
+    if (input.idempotency !== undefined) {
+      const existing = await this.idempotent(input.uid, input.idempotency);
+      if (existing !== null) return existing;
+    }
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      let row: SubmitRow | undefined;
+      try {
+        row = await this.submitStatement(input);
+      } catch (error) {
+        // The same key, submitted at the same moment by another request: that one made the generation.
+        if (isUniqueViolation(error) && input.idempotency !== undefined) {
+          const existing = await this.idempotent(input.uid, input.idempotency);
+          if (existing !== null) return existing;
+        }
+        throw error;
+      }
+      if (row?.generation) {
+        return { status: 'accepted', generation: toRecord(row.generation), position: Number(row.queued_before) + 1 };
+      }
+      const account = row?.account;
+      if (!account) {
+        await this.openAccount(input.uid, input.emailHash ?? null);
+        continue;
+      }
+      if (account.in_flight >= input.maxInFlight) return { status: 'too-many-in-flight', inFlight: account.in_flight };
+      return { status: 'exhausted', periodStartedAt: new Date(account.period_started_at) };
+    }
+    throw new Error(`could not open an account for ${input.uid}`);
+  }
+
+  private async idempotent(
+    uid: string,
+    { key, bodyHash }: { key: string; bodyHash: string },
+  ): Promise<SubmitOutcome | null> {
+    const found = await this.db
+      .selectFrom('idempotency_keys')
+      .innerJoin('generations', 'generations.id', 'idempotency_keys.generation_id')
+      .selectAll('generations')
+      .select('idempotency_keys.body_hash')
+      .where('idempotency_keys.uid', '=', uid)
+      .where('idempotency_keys.key', '=', key)
+      .executeTakeFirst();
+    if (found === undefined) return null;
+    if (found.body_hash !== bodyHash) return { status: 'idempotency-conflict' };
+    return { status: 'replayed', generation: toRecord(found) };
+  }
+
+  /**
+   * Makes a user's account on their first submission. Within the period of a closed account with the same
+   * email, it starts where that one stopped (its period and what it had spent), and the trace is used up.
+   */
+  private async openAccount(uid: string, emailHash: string | null): Promise<void> {
+    const now = this.now();
+    const ts = sql`${now}::timestamptz`;
+    const left = (kind: GenerationKind) =>
+      sql`greatest(${this.allowance[kind]} - coalesce(t.${sql.ref(`${kind}_spent`)}, 0), 0)`;
+    await sql`
+      with trace as (
+        delete from account_traces
+        where email_hash = ${emailHash} and period_started_at > ${ts} - ${RESET_INTERVAL}
+        returning *
+      )
+      insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at)
+      select ${uid}, coalesce(t.period_started_at, ${ts}), ${left('image')}, ${left('video')}, ${left('speech')}, 0, ${ts}
+      from (select 1) as one left join trace t on true
+      on conflict (uid) do nothing`.execute(this.db);
+  }
+
+  private async submitStatement(input: SubmitInput): Promise<SubmitRow | undefined> {
+    const now = this.now();
+    const ts = sql`${now}::timestamptz`;
+    const allowance = this.allowance;
+    // The balance of `kind` the charge sees: the allowance when the period is over, else what is left.
+    const available = (kind: GenerationKind) =>
+      sql`case when o.due then ${allowance[kind]} else o.${tokensColumn(kind)} end`;
+    const key = input.idempotency?.key ?? null;
+    const result = await sql<SubmitRow>`
+      with old as (
+        select uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight,
+          period_started_at <= ${ts} - ${RESET_INTERVAL} as due
+        from accounts where uid = ${input.uid} for update
+      ), charged as (
+        update accounts a set
+          period_started_at = case when o.due then ${ts} else o.period_started_at end,
+          ${sql.join(
+            GENERATION_KINDS.map(
+              (kind) => sql`${tokensColumn(kind)} = ${available(kind)} - ${kind === input.kind ? 1 : 0}`,
+            ),
+          )},
+          in_flight = o.in_flight + 1
+        from old o
+        where a.uid = o.uid and ${available(input.kind)} > 0 and o.in_flight < ${input.maxInFlight}
+        returning o.due, o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech
+      ), generation as (
+        insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at)
+        select ${input.id}, ${input.uid}, ${input.kind}, 'queued', 1, ${JSON.stringify(input.request)}::jsonb,
+          ${input.prompt}, 'held', ${ts}, ${ts}
+        from charged
+        returning *
+      ), idempotency as (
+        insert into idempotency_keys (uid, key, generation_id, body_hash, created_at)
+        select ${input.uid}, ${key}, g.id, ${input.idempotency?.bodyHash ?? null}, ${ts}
+        from generation g where ${key}::text is not null
+      ), ledger as (
+        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
+        select ${input.uid}, ${input.kind}, ${input.id}, 'charge', -1, 'submitted', ${ts} from charged
+        union all
+        select ${input.uid}, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
+        from charged c cross join lateral (values
+          ('image', ${allowance.image} - c.old_image),
+          ('video', ${allowance.video} - c.old_video),
+          ('speech', ${allowance.speech} - c.old_speech)) as refill(kind, amount)
+        where c.due
+      ), notified as (
+        select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) from generation g
+      )
+      select (select row_to_json(g) from generation g) as generation,
+        (select row_to_json(o) from old o) as account,
+        (select count(*) from notified) as notified,
+        (select count(*) from generations q where q.kind = ${input.kind} and q.status = 'queued') as queued_before
+    `.execute(this.db);
+    return result.rows[0];
+  }
+
+  /**
+   * A worker takes the generation: `queued` → `active`. An `active` one is taken again without a new
+   * version (a retry, a video poll, or a takeover after a worker crashed, with no second charge); anything
+   * else (canceled, ended) tells the worker to let go.
+   */
+  start(id: string): Promise<TransitionOutcome> {
+    return this.transition(id, {
+      allowedFrom: ['queued', 'active'],
+      set: sql`status = 'active', started_at = coalesce(o.started_at, ${this.now()})`,
+      announce: sql`o.status = 'queued'`,
+    });
+  }
+
+  /**
+   * Committed before every provider request that may cost money (a video start can take a minute; a
+   * cancel during it must already know the token is at stake). Refused once the generation has made
+   * `maxPaidCalls` such calls, or when it is no longer active.
+   */
+  async providerStarted(id: string): Promise<TransitionOutcome> {
+    const outcome = await this.transition(id, {
+      allowedFrom: ['active'],
+      where: sql`o.paid_calls < ${this.maxPaidCalls}`,
+      set: sql`paid_calls = o.paid_calls + 1, provider_started_at = coalesce(o.provider_started_at, ${this.now()})`,
+      announce: sql`o.provider_started_at is null`,
+    });
+    if (!outcome.ok && outcome.current?.status === 'active') return { ...outcome, reason: 'call-limit' };
+    return outcome;
+  }
+
+  /**
+   * The provider answered a paid request with a refusal before doing any work (4xx, 5xx, 429, a failed
+   * connection): that call cost nothing, so it no longer keeps the token at stake.
+   */
+  providerCallRefused(id: string): Promise<TransitionOutcome> {
+    return this.transition(id, {
+      allowedFrom: ['active'],
+      where: sql`o.paid_calls > 0`,
+      set: sql`paid_calls = o.paid_calls - 1`,
+      announce: sql`false`,
+    });
+  }
+
+  /** Keeps the provider's task id, so a takeover or the reconciler resumes the same paid task. */
+  recordProviderTask(id: string, taskId: string): Promise<TransitionOutcome> {
+    return this.transition(id, {
+      allowedFrom: ['active'],
+      set: sql`provider_task_id = ${taskId}`,
+      announce: sql`false`,
+    });
+  }
+
+  /** `active` → `completed` with its artifact; refused when a cancel committed first. */
+  complete(id: string, artifact: StoredArtifact): Promise<TransitionOutcome> {
+    return this.end(id, ['active'], {
+      status: 'completed',
+      set: sql`artifact_key = ${artifact.key}, artifact_mime = ${artifact.mimeType}, artifact_bytes = ${artifact.bytes}`,
+      settle: sql`'spent'`,
+      reason: 'completed',
+    });
+  }
+
+  /** `queued` | `active` → `failed`: the token comes back unless paid work may have been done. */
+  fail(id: string, error: ApiError, reason = 'failed'): Promise<TransitionOutcome> {
+    return this.end(id, ['queued', 'active'], {
+      status: 'failed',
+      set: sql`error_code = ${error.code}, error_message = ${error.message}`,
+      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      reason,
+    });
+  }
+
+  /**
+   * `queued` → `failed`, for a generation whose work could not be enqueued: refused once a worker has
+   * taken it (then the work did reach the queue, and goes on).
+   */
+  notEnqueued(id: string, error: ApiError): Promise<TransitionOutcome> {
+    return this.end(id, ['queued'], {
+      status: 'failed',
+      set: sql`error_code = ${error.code}, error_message = ${error.message}`,
+      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      reason: 'not enqueued',
+    });
+  }
+
+  /** `queued` | `active` → `canceled`, by its owner or an operator; the token as for a failure. */
+  cancel(id: string, actor: CancelActor): Promise<TransitionOutcome> {
+    return this.end(id, ['queued', 'active'], {
+      status: 'canceled',
+      set: sql`error_code = 'CANCELED', error_message = ${ERROR_MESSAGES.CANCELED}`,
+      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      reason: actor.by === 'owner' ? 'canceled by its owner' : `canceled by an operator: ${actor.reason}`,
+      ...(actor.by === 'owner' ? { owner: actor.uid } : {}),
+    });
+  }
+
+  /** Ends a generation whose work is gone or overdue (the reconciler), as a failure. */
+  expire(id: string, error: ApiError): Promise<TransitionOutcome> {
+    return this.fail(id, error, 'expired');
+  }
+
+  /**
+   * An operator puts a failed generation back in the queue. `charge`: its owner pays a token again (as a
+   * resubmission would); otherwise it runs on the house and its end moves no token.
+   */
+  async retry(
+    id: string,
+    { charge }: { charge: boolean },
+  ): Promise<TransitionOutcome | { ok: false; reason: 'exhausted'; current: GenerationRecord }> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('generations')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (current === undefined) return { ok: false, reason: 'not-found', current: null } as const;
+      if (current.status !== 'failed') return { ok: false, reason: 'not-allowed', current: toRecord(current) } as const;
+      const now = this.now();
+      const column = tokensColumn(current.kind);
+      const account = await sql<{ uid: string }>`
+        update accounts set in_flight = in_flight + 1
+          ${charge ? sql`, ${column} = ${column} - 1` : sql``}
+        where uid = ${current.uid} ${charge ? sql`and ${column} > 0` : sql``}
+        returning uid`.execute(trx);
+      if (account.rows.length === 0) return { ok: false, reason: 'exhausted', current: toRecord(current) } as const;
+      if (charge) {
+        await trx
+          .insertInto('token_ledger')
+          .values({
+            uid: current.uid,
+            kind: current.kind,
+            generation_id: id,
+            movement: 'charge',
+            amount: -1,
+            reason: 'retried by an operator',
+            created_at: now,
+          })
+          .execute();
+      }
+      const moved = await sql<Record<string, unknown>>`
+        update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
+          token = ${charge ? 'held' : 'waived'}, paid_calls = 0, error_code = null, error_message = null,
+          started_at = null, provider_started_at = null, provider_task_id = null, finished_at = null
+        where g.id = ${id}
+        returning g.*, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) as notified`.execute(trx);
+      return { ok: true, generation: toRecord(moved.rows[0]!), changed: true } as const;
+    });
+  }
+
+  async find(id: string): Promise<GenerationRecord | null> {
+    const row = await this.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : toRecord(row);
+  }
+
+  /**
+   * The user's balance now. A user with no account yet has the full allowance, or, within the period of a
+   * closed account with the same email, what that one had left; a user whose period is over has the
+   * allowance again.
+   */
+  async balance(uid: string, emailHash: string | null = null): Promise<AccountBalance> {
+    const account = await this.db.selectFrom('accounts').selectAll().where('uid', '=', uid).executeTakeFirst();
+    const now = this.now();
+    const over = (periodStartedAt: Date) => now.getTime() - periodStartedAt.getTime() >= TOKEN_RESET_PERIOD_MS;
+    if (account === undefined) {
+      const trace =
+        emailHash === null
+          ? undefined
+          : await this.db
+              .selectFrom('account_traces')
+              .selectAll()
+              .where('email_hash', '=', emailHash)
+              .executeTakeFirst();
+      if (trace === undefined || over(trace.period_started_at)) {
+        return { tokens: { ...this.allowance }, periodStartedAt: now, inFlight: 0 };
+      }
+      const left = (kind: GenerationKind, spent: number) => Math.max(this.allowance[kind] - spent, 0);
+      return {
+        tokens: {
+          image: left('image', trace.image_spent),
+          video: left('video', trace.video_spent),
+          speech: left('speech', trace.speech_spent),
+        },
+        periodStartedAt: trace.period_started_at,
+        inFlight: 0,
+      };
+    }
+    if (over(account.period_started_at)) {
+      return { tokens: { ...this.allowance }, periodStartedAt: now, inFlight: account.in_flight };
+    }
+    return {
+      tokens: { image: account.image_tokens, video: account.video_tokens, speech: account.speech_tokens },
+      periodStartedAt: account.period_started_at,
+      inFlight: account.in_flight,
+    };
+  }
+
+  /**
+   * Deletes one of the owner's generations. One still queued or running is canceled first, by the same
+   * rules as any cancel. Its last announcement says it was removed; the caller deletes its artifact
+   * (returned) once this has committed, so a link to it stops working at once.
+   */
+  async remove(id: string, uid: string): Promise<{ ok: true; removed: GenerationRecord } | { ok: false }> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const current = await this.find(id);
+      if (current === null || current.uid !== uid) return { ok: false };
+      if (current.status === 'queued' || current.status === 'active') {
+        await this.cancel(id, { by: 'owner', uid });
+        continue;
+      }
+      const result = await sql<Record<string, unknown>>`
+        delete from generations g
+        where g.id = ${id} and g.uid = ${uid} and g.status not in ('queued', 'active')
+        returning g.*, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g', true)}) as notified`.execute(
+        this.db,
+      );
+      const removed = result.rows[0];
+      if (removed !== undefined) return { ok: true, removed: toRecord(removed) };
+    }
+    return { ok: false };
+  }
+
+  /**
+   * Retention: the artifacts of completed generations created before their plan's cutoff are let go, at
+   * most `limit` at a time, oldest first. Each record stays, now saying when its result expired (a new
+   * version, announced); the caller deletes the returned files after this has committed.
+   */
+  async expireArtifacts(
+    cutoffs: Partial<Record<PlanId, Date>>,
+    limit: number,
+  ): Promise<{ id: string; artifactKey: string }[]> {
+    const plans = Object.entries(cutoffs).filter((entry): entry is [PlanId, Date] => entry[1] !== undefined);
+    if (plans.length === 0) return [];
+    const now = this.now();
+    const result = await sql<{ id: string; artifact_key: string }>`
+      with due as (
+        select g.id, g.artifact_key from generations g join accounts a on a.uid = g.uid
+        where g.artifact_key is not null and (${sql.join(
+          plans.map(([plan, cutoff]) => sql`(a.plan = ${plan} and g.created_at < ${cutoff})`),
+          sql` or `,
+        )})
+        order by g.created_at limit ${limit}
+        for update of g skip locked
+      ), expired as (
+        update generations g set artifact_key = null, artifact_mime = null, artifact_bytes = null,
+          artifact_expired_at = ${now}, version = g.version + 1, updated_at = ${now}
+        from due d where g.id = d.id
+        returning g.*, d.artifact_key as old_key
+      )
+      select e.id, e.old_key as artifact_key, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('e')})
+      from expired e`.execute(this.db);
+    return result.rows.map((row) => ({ id: row.id, artifactKey: row.artifact_key }));
+  }
+
+  /** A transition that leaves the generation where it ends: frees its in-flight slot and settles its token. */
+  private end(
+    id: string,
+    allowedFrom: readonly ('queued' | 'active')[],
+    ending: {
+      status: 'completed' | 'failed' | 'canceled';
+      set: RawBuilder<unknown>;
+      settle: RawBuilder<unknown>;
+      reason: string;
+      owner?: string;
+    },
+  ): Promise<TransitionOutcome> {
+    return this.transition(id, {
+      allowedFrom,
+      owner: ending.owner,
+      set: sql`status = ${ending.status}, finished_at = ${this.now()}, ${ending.set},
+        token = case when o.token = 'held' then ${ending.settle} else o.token end`,
+      announce: sql`true`,
+      settle: ending.reason,
+    });
+  }
+
+  /**
+   * One compare-and-set on the generation. The row is locked first (`old`, read as it is once the lock is
+   * held, so of two racing transitions the second sees what the first left behind) and the update applies
+   * only from `allowedFrom` (and `where`); `set`, `where` and `announce` read the old row as `o`.
+   * `announce` says whether this is a new version (announced); `settle` frees the in-flight slot and moves
+   * the token of an ending.
+   */
+  private async transition(
+    id: string,
+    step: {
+      allowedFrom: readonly string[];
+      set: RawBuilder<unknown>;
+      announce: RawBuilder<unknown>;
+      where?: RawBuilder<unknown>;
+      owner?: string | undefined;
+      settle?: string;
+    },
+  ): Promise<TransitionOutcome> {
+    const now = this.now();
+    const ts = sql`${now}::timestamptz`;
+    const allowance = this.allowance;
+    const settled = step.settle !== undefined;
+    const result = await sql<{ generation: Record<string, unknown> }>`
+      with old as (
+        select * from generations where id = ${id} for update
+      ), moved as (
+        update generations g set ${step.set},
+          version = case when ${step.announce} then o.version + 1 else o.version end,
+          updated_at = case when ${step.announce} then ${ts} else o.updated_at end
+        from old o
+        where g.id = o.id
+          and o.status in (${sql.join(step.allowedFrom.map((status) => sql.lit(status)))})
+          ${step.where === undefined ? sql`` : sql`and ${step.where}`}
+          ${step.owner === undefined ? sql`` : sql`and o.uid = ${step.owner}`}
+        returning g.*, (${step.announce}) as announced
+      ), account as (
+        update accounts a set in_flight = a.in_flight - 1,
+          ${sql.join(
+            GENERATION_KINDS.map(
+              (kind) =>
+                sql`${tokensColumn(kind)} = case when m.kind = ${kind} and m.token = 'refunded'
+                  then least(a.${tokensColumn(kind)} + 1, ${allowance[kind]}) else a.${tokensColumn(kind)} end`,
+            ),
+          )}
+        from moved m where a.uid = m.uid and ${sql.lit(settled)}
+      ), ledger as (
+        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
+        select m.uid, m.kind, m.id, case when m.token = 'refunded' then 'refund' else 'spend' end,
+          case when m.token = 'refunded' then 1 else 0 end, ${step.settle ?? ''}, ${ts}
+        from moved m where ${sql.lit(settled)} and m.token in ('refunded', 'spent')
+      ), notified as (
+        select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('m')}) from moved m where m.announced
+      )
+      select row_to_json(m) as generation, (select count(*) from notified) as notified from moved m
+    `.execute(this.db);
+    const moved = result.rows[0];
+    if (moved !== undefined) {
+      return { ok: true, generation: toRecord(moved.generation), changed: moved.generation.announced === true };
+    }
+    const current = await this.find(id);
+    if (current === null || (step.owner !== undefined && current.uid !== step.owner)) {
+      return { ok: false, reason: 'not-found', current: null };
+    }
+    return { ok: false, reason: 'not-allowed', current };
+  }
+}
+
+interface SubmitRow {
+  generation: Record<string, unknown> | null;
+  account: { in_flight: number; period_started_at: string } | null;
+  notified: string;
+  /** Generations of the kind already queued (the statement's snapshot does not see the new one). */
+  queued_before: string;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === UNIQUE_VIOLATION;
+}

@@ -1,0 +1,63 @@
+import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
+import type { StoredArtifact } from '../artifact-store';
+import type { GenerationRow } from '../db/schema';
+
+/** A generation as the record holds it. */
+export interface GenerationRecord {
+  id: string;
+  uid: string;
+  kind: GenerationKind;
+  status: GenerationStatus;
+  version: number;
+  request: Record<string, unknown>;
+  prompt: string;
+  token: TokenState;
+  paidCalls: number;
+  providerTaskId: string | null;
+  artifact: StoredArtifact | null;
+  /** When retention deleted the artifact of this completed generation. */
+  artifactExpiredAt: Date | null;
+  error: ApiError | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  providerStartedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+/**
+ * From a row as pg returns it, or as `row_to_json` gives it inside a statement (timestamps as strings,
+ * the request already parsed).
+ */
+export function toRecord(row: GenerationRow | Record<string, unknown>): GenerationRecord {
+  const r = row as GenerationRow & { request: Record<string, unknown> | string };
+  return {
+    id: r.id,
+    uid: r.uid,
+    kind: r.kind,
+    status: r.status,
+    version: r.version,
+    request: typeof r.request === 'string' ? (JSON.parse(r.request) as Record<string, unknown>) : r.request,
+    prompt: r.prompt,
+    token: r.token,
+    paidCalls: r.paid_calls,
+    providerTaskId: r.provider_task_id,
+    artifact:
+      r.artifact_key === null
+        ? null
+        : {
+            key: r.artifact_key,
+            mimeType: r.artifact_mime ?? 'application/octet-stream',
+            bytes: Number(r.artifact_bytes ?? 0),
+          },
+    artifactExpiredAt: date(r.artifact_expired_at ?? null),
+    error: r.error_code === null ? null : ({ code: r.error_code, message: r.error_message ?? '' } as ApiError),
+    createdAt: date(r.created_at)!,
+    updatedAt: date(r.updated_at)!,
+    startedAt: date(r.started_at),
+    providerStartedAt: date(r.provider_started_at),
+    finishedAt: date(r.finished_at),
+  };
+}

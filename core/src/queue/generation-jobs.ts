@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { JobsOptions } from 'bullmq';
+import type { ApiError, GenerationKind, ImageRequest, SpeechRequest, VideoRequest } from '@mediagen/shared';
+import type { StoredArtifact } from '../artifact-store';
+
+/** What the record keeps as a generation's request, per kind: the validated body without its kind. */
+export interface RequestByKind {
+  /** The seed is chosen at submit, so every attempt asks for the same picture. */
+  image: Omit<ImageRequest, 'kind'> & { seed: number };
+  video: Omit<VideoRequest, 'kind'>;
+  speech: Omit<SpeechRequest, 'kind'>;
+}
+
+/**
+ * A job points at its generation (the job id is the generation id): the record holds the request and the
+ * state, so nothing here can disagree with it. What a job keeps is its own step state, and what it must
+ * not lose if the record cannot be reached for a moment.
+ */
+/**
+ * A job names its generation (the job id is the generation id) and carries no personal data: the owner,
+ * the prompt and the request are in the record, so deleting the record leaves nothing of the user here.
+ */
+export interface GenerationJobData {
+  kind: GenerationKind;
+  /** Video: polls made so far, and the file once the provider reports success. */
+  polls?: number;
+  fileId?: string;
+  /** Video: the provider's task id, kept here as well as in the record, written first. */
+  taskId?: string;
+  /** How the run ended when the record could not be told; the next attempt (or the reconciler) tells it. */
+  outcome?: { completed: StoredArtifact } | { failed: ApiError };
+}
+
+export function queueName(kind: GenerationKind): string {
+  return `generation-${kind}`;
+}
+
+/** A random id, whatever the request: an Idempotency-Key maps to it in the record, not by derivation. */
+export function newGenerationId(kind: GenerationKind): string {
+  return `${kind}_${randomUUID().replaceAll('-', '')}`;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+/** How long BullMQ keeps finished jobs for operators to inspect; the record keeps history on its own. */
+export interface JobRetention {
+  completedSeconds: number;
+  failedSeconds: number;
+}
+
+export function generationJobOptions(id: string, retry: RetryPolicy, retention: JobRetention): JobsOptions {
+  return {
+    jobId: id,
+    attempts: retry.attempts,
+    backoff: { type: 'exponential', delay: retry.backoffMs },
+    removeOnComplete: { age: retention.completedSeconds },
+    removeOnFail: { age: retention.failedSeconds },
+  };
+}

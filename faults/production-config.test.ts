@@ -1,0 +1,184 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../testing/src/index';
+import { deleteKeys } from '../server/test/support/app';
+import { freePort } from '../scripts/lib/processes';
+import { ROOT } from './support/processes';
+import { Redis } from 'ioredis';
+
+/**
+ * The production builds (`pnpm build`), started the way a deployment starts them: with a production-like
+ * environment that lacks one required setting, or carries one unsafe one, at a time. Each must refuse to
+ * start and name it; with everything given, each starts.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `prod-config-${process.pid}`;
+let dataDir: string;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  const build = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/build.ts', '--no-client'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(build.status, build.stderr).toBe(0);
+  dataDir = await mkdtemp(join(tmpdir(), 'mediagen-prod-config-'));
+  database = await createTestDatabase('prod_config');
+}, 120_000);
+afterAll(async () => {
+  const redis = new Redis(REDIS_URL);
+  await deleteKeys(redis, `${prefix}:*`);
+  await redis.quit();
+  await rm(dataDir, { recursive: true, force: true });
+  await database.drop();
+});
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** Runs a built entry with exactly `env` (nothing inherited but PATH), until it exits or prints `ready`. */
+function run(entry: string, env: Record<string, string>, ready: RegExp): Promise<Run & { started: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [entry], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let started = false;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!started && ready.test(output)) {
+        started = true;
+        child.kill('SIGTERM');
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, started });
+    });
+  });
+}
+
+const without = (env: Record<string, string>, name: string) =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => key !== name));
+
+describe('the built server', () => {
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      HOST: '0.0.0.0',
+      FIREBASE_PROJECT_ID: 'mediagen-prod-check',
+      ARTIFACT_URL_SECRET: 'a'.repeat(48),
+      PUBLIC_URL: 'https://api.mediagen.example',
+      CORS_ORIGIN: 'https://mediagen.example',
+      METRICS_TOKEN: 'scrape-token-0123456789',
+    };
+  });
+  const entry = 'server/dist/main.js';
+  const ready = /Server listening/;
+
+  it('starts in production with every setting given', async () => {
+    const result = await run(entry, env, ready);
+    expect(result.started, result.output).toBe(true);
+    expect(result.output).not.toContain('development');
+  });
+
+  it.each([
+    'DATABASE_URL',
+    'REDIS_URL',
+    'DATA_DIR',
+    'FIREBASE_PROJECT_ID',
+    'ARTIFACT_URL_SECRET',
+    'PUBLIC_URL',
+    'CORS_ORIGIN',
+    'METRICS_TOKEN',
+  ])('refuses to start without %s, naming it', async (name) => {
+    const result = await run(entry, without(env, name), ready);
+    expect(result.started).toBe(false);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`Missing required environment variable: ${name}`);
+  });
+
+  it.each([
+    ['FIREBASE_AUTH_EMULATOR_HOST', ' '],
+    ['FIREBASE_PROJECT_ID', 'demo-mediagen'],
+    ['ARTIFACT_URL_SECRET', 'short'],
+    ['PUBLIC_URL', 'http://api.mediagen.example'],
+    ['MEDIAGEN_MODE', 'dev'],
+  ])('refuses to start with an unsafe %s', async (name, value) => {
+    const result = await run(entry, { ...env, [name]: value }, ready);
+    expect(result.started).toBe(false);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(new RegExp(`- ${name} `));
+  });
+});
+
+describe('the built worker', () => {
+  let env: Record<string, string>;
+  beforeAll(() => {
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATA_DIR: '/tmp/mediagen-prod-config-worker',
+      WORKER_METRICS_PORT: '0',
+      STABILITY_API_KEY: 'sk-stability-placeholder-free',
+      MINIMAX_API_KEY: 'minimax-key-placeholder-free',
+      OPENAI_API_KEY: 'sk-openai-placeholder-free',
+    };
+  });
+  const entry = 'worker/dist/main.js';
+  const ready = /\[worker\][^\n]* running /;
+
+  it('starts in production with every setting given, on the real providers', async () => {
+    const result = await run(entry, env, ready);
+    expect(result.started, result.output).toBe(true);
+    expect(result.output).not.toContain('simulator');
+  });
+
+  it.each(['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'STABILITY_API_KEY', 'MINIMAX_API_KEY', 'OPENAI_API_KEY'])(
+    'refuses to start without %s, naming it',
+    async (name) => {
+      const result = await run(entry, without(env, name), ready);
+      expect(result.started).toBe(false);
+      expect(result.code).toBe(1);
+      expect(result.output).toContain(`Missing required environment variable: ${name}`);
+    },
+  );
+
+  it('refuses open metrics beyond loopback, and the simulator', async () => {
+    const metrics = await run(entry, { ...env, WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '0.0.0.0' }, ready);
+    expect(metrics.started).toBe(false);
+    expect(metrics.output).toContain('Missing required environment variable: METRICS_TOKEN');
+    const simulator = await run(entry, { ...env, SIMULATOR_URL: 'http://127.0.0.1:4010' }, ready);
+    expect(simulator.started).toBe(false);
+    expect(simulator.output).toContain('SIMULATOR_URL must not be set unless MEDIAGEN_MODE=development');
+  });
+});
+
+describe('the provider simulator', () => {
+  it('refuses to start outside development mode', () => {
+    const simulator = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['simulator/src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', SIMULATOR_PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(simulator.status).toBe(1);
+    expect(simulator.stderr).toContain('only runs when MEDIAGEN_MODE=development');
+  });
+});

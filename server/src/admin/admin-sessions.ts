@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export const ADMIN_SESSION_COOKIE = 'mediagen_admin';
+/** The cookie is only ever sent to the admin pages and their API. */
+export const ADMIN_COOKIE_PATH = '/admin';
+
+export interface AdminSession {
+  uid: string;
+  /** When it was opened (ms): a revocation of the account after this ends it. */
+  createdAtMs: number;
+}
+
+/**
+ * Admin sessions held on the server, in Redis: the cookie carries only a random id, so signing out ends
+ * the session everywhere at once and nothing in the cookie can be forged or outlive its record. Records
+ * are stored under a hash of the id, so reading Redis does not hand out sessions.
+ */
+export class AdminSessions {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    readonly ttlSeconds: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async open(uid: string): Promise<{ id: string; expiresAtMs: number }> {
+    const id = randomBytes(32).toString('base64url');
+    const session: AdminSession = { uid, createdAtMs: this.clock() };
+    const key = this.key(id);
+    // Each user's sessions are listed too, so closing the account ends them all.
+    await this.redis
+      .multi()
+      .set(key, JSON.stringify(session), 'EX', this.ttlSeconds)
+      .sadd(this.userKey(uid), key)
+      .expire(this.userKey(uid), this.ttlSeconds)
+      .exec();
+    return { id, expiresAtMs: session.createdAtMs + this.ttlSeconds * 1000 };
+  }
+
+  async find(id: string | undefined): Promise<AdminSession | null> {
+    if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+    const stored = await this.redis.get(this.key(id));
+    return stored === null ? null : (JSON.parse(stored) as AdminSession);
+  }
+
+  async end(id: string | undefined): Promise<void> {
+    if (id !== undefined && id !== '') await this.redis.del(this.key(id));
+  }
+
+  /** Ends every session of a user (their account is being closed). */
+  async endAll(uid: string): Promise<void> {
+    const keys = await this.redis.smembers(this.userKey(uid));
+    await this.redis.del(...keys, this.userKey(uid));
+  }
+
+  private userKey(uid: string): string {
+    return `${this.prefix}:{${uid}}:admin-sessions`;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}:admin-session:${createHash('sha256').update(id).digest('hex')}`;
+  }
+}
+
+/** One cookie's value from a Cookie header (no cookie plugin for a single cookie). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,43 @@
+import type { Redis } from 'ioredis';
+import { latestProgress, type GenerationRecord } from '@mediagen/core';
+import type { Generation, QueuePosition } from '@mediagen/shared';
+import { generationView, stateOfRecord } from './generation-view';
+import type { QueuePositions } from './queue-positions';
+
+/**
+ * Records as the contract's `Generation`s, with what the record does not hold: the signed artifact URL,
+ * the latest progress of a running one (ephemeral, from Redis) and the place in line of a queued one.
+ */
+export class GenerationViews {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly positions: QueuePositions,
+    readonly artifactUrl: (key: string) => string,
+  ) {}
+
+  async one(record: GenerationRecord, knownQueue?: QueuePosition): Promise<Generation> {
+    const [view] = await this.many([record], knownQueue === undefined ? undefined : new Map([[record.id, knownQueue]]));
+    return view!;
+  }
+
+  async many(records: readonly GenerationRecord[], knownQueues?: Map<string, QueuePosition>): Promise<Generation[]> {
+    const running = records.filter((record) => record.status === 'active').map((record) => record.id);
+    const waiting = records
+      .filter((record) => record.status === 'queued' && !knownQueues?.has(record.id))
+      .map((record) => record.id);
+    // Progress and places in line help the page; without them it is still right, so a hiccup costs nothing.
+    const [progress, queues] = await Promise.all([
+      latestProgress(this.redis, this.prefix, running).catch(() => new Map()),
+      this.positions.of(waiting).catch(() => new Map<string, QueuePosition>()),
+    ]);
+    return records.map((record) => {
+      const published = progress.get(record.id);
+      return generationView(stateOfRecord(record), record.prompt, this.artifactUrl, {
+        // Progress of an earlier version of the same run still counts: the run goes on across them.
+        progress: published !== undefined && published.version <= record.version ? published.progress : undefined,
+        queue: knownQueues?.get(record.id) ?? queues.get(record.id),
+      });
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { LRUCache } from 'lru-cache';
+import type { RecentRunTimes } from '@mediagen/core';
+import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import type { GenerationProducer } from './generation-producer';
+
+/** The states of `mediagen_queue_jobs`. */
+export const COUNTED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
+/** How long worker counts and mean run times are reused: they change slowly, and ETAs are read often. */
+const ETA_INPUTS_CACHE_MS = 5000;
+
+/** What the queues look like, for ETAs and metrics, through BullMQ's public API and the workers' run times. */
+export class QueueInspector {
+  // getWorkersCount uses CLIENT LIST, which a managed Redis may refuse: the ETA is then unknown, not wrong.
+  private readonly workerCounts = new LRUCache<GenerationKind, { count: number | null }>({
+    max: GENERATION_KINDS.length,
+    ttl: ETA_INPUTS_CACHE_MS,
+    fetchMethod: async (kind) => ({
+      count: await this.producer
+        .queue(kind)
+        .getWorkersCount()
+        .catch(() => null),
+    }),
+  });
+  // "No run yet" is not kept: the first completed run gives ETAs at once.
+  private readonly meanRuns = new LRUCache<GenerationKind, { ms: number }>({
+    max: GENERATION_KINDS.length,
+    ttl: ETA_INPUTS_CACHE_MS,
+    fetchMethod: async (kind) => {
+      const ms = await this.runTimes.meanMs(kind).catch(() => null);
+      return ms === null ? undefined : { ms };
+    },
+  });
+
+  constructor(
+    private readonly producer: GenerationProducer,
+    private readonly runTimes: RecentRunTimes,
+  ) {}
+
+  /** Worker connections serving a kind; null when unknown. */
+  async workerCount(kind: GenerationKind): Promise<number | null> {
+    return (await this.workerCounts.fetch(kind))?.count ?? null;
+  }
+
+  /** Mean of the kind's latest completed runs (ms), as the workers recorded them; null before any. */
+  async meanRunMs(kind: GenerationKind): Promise<number | null> {
+    return (await this.meanRuns.fetch(kind))?.ms ?? null;
+  }
+
+  jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
+    return this.producer.queue(kind).getJobCounts(...COUNTED_JOB_STATES);
+  }
+
+  isPaused(kind: GenerationKind): Promise<boolean> {
+    return this.producer.queue(kind).isPaused();
+  }
+}

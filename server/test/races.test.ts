@@ -1,0 +1,150 @@
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+import type { GenerationWorkers } from '@mediagen/worker';
+import type { Generation, GenerationKind, GenerationRequestInput } from '@mediagen/shared';
+import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { apiClient } from './support/requests';
+import { startTestWorkers } from './support/workers';
+import { createTestUser } from './support/users';
+
+/**
+ * The money races of issue 12, through the API with real workers and a provider that answers at once:
+ * a cancel timed against the completion never yields both a refund and a served result, and many
+ * submissions for one token are one acceptance.
+ */
+let context: TestContext;
+let server: TestApp;
+let simulator: Simulator;
+let workers: GenerationWorkers;
+
+beforeAll(async () => {
+  context = await createTestContext();
+  simulator = createSimulator({ latencyMs: 0 });
+  await simulator.listen();
+  server = await context.start({ RATE_LIMIT_PER_MINUTE: '100000' });
+  workers = await startTestWorkers(context, simulator, { CONCURRENCY_IMAGE: '4', CONCURRENCY_SPEECH: '4' });
+}, 60_000);
+
+afterAll(async () => {
+  await workers.close(1000);
+  await context.cleanup();
+  await simulator.close();
+});
+
+const REQUESTS: Record<'image' | 'speech', GenerationRequestInput> = {
+  image: { kind: 'image', prompt: 'a lighthouse at dusk' },
+  speech: { kind: 'speech', input: 'Hi', voice: 'nova', language: 'en-US' },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function settled(api: ReturnType<typeof apiClient>, id: string): Promise<Generation> {
+  return vi.waitUntil(
+    async () => {
+      const { body } = await api.get(id);
+      return ['completed', 'failed', 'canceled'].includes(body.status) ? (body as Generation) : undefined;
+    },
+    { timeout: 30_000, interval: 25 },
+  );
+}
+
+/** How long a job takes here from its 202 to its end, so cancels can be spread across that window. */
+async function typicalRunMs(kind: 'image' | 'speech'): Promise<number> {
+  const runs: number[] = [];
+  for (let run = 0; run < 2; run += 1) {
+    const api = apiClient(server.origin, await createTestUser());
+    const startedAt = performance.now();
+    const { body } = await api.submit(REQUESTS[kind]);
+    await settled(api, body.id);
+    runs.push(performance.now() - startedAt);
+  }
+  return Math.max(...runs);
+}
+
+describe('cancel against completion', () => {
+  it('200 races: each ends completed or canceled, never a refund with a served result', async () => {
+    const window = { image: await typicalRunMs('image'), speech: await typicalRunMs('speech') };
+    // Each user's allowance is 1 image and 2 speech: 67 users make 201 races; the last speech is left out.
+    const users = await Promise.all(Array.from({ length: 67 }, () => createTestUser()));
+    const plan = users
+      .flatMap((user) => (['image', 'speech', 'speech'] as const).map((kind) => ({ user, kind })))
+      .slice(0, 200);
+
+    // In small batches, each cancel at a random moment of its job's expected run; the run's length under
+    // this load is learnt batch by batch (longer when every cancel won, shorter when none did), so the
+    // cancels keep landing around the completion, where the race is.
+    const races = [];
+    let stretch = 1;
+    for (let batch = 0; batch < plan.length; batch += 8) {
+      const raced = await Promise.all(
+        plan.slice(batch, batch + 8).map(async ({ user, kind }) => {
+          const api = apiClient(server.origin, user);
+          const accepted = await api.submit(REQUESTS[kind]);
+          expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+          await sleep(Math.random() * stretch * window[kind]);
+          const cancel = await api.cancel(accepted.body.id);
+          return { user, kind, api, id: accepted.body.id as string, cancel };
+        }),
+      );
+      const canceledShare = raced.filter((race) => race.cancel.status === 200).length / raced.length;
+      if (canceledShare > 0.6) stretch *= 1.3;
+      if (canceledShare < 0.4) stretch /= 1.3;
+      races.push(...raced);
+    }
+
+    const artifactsDir = context.config().artifactsDir;
+    const hasArtifact = async (id: string) => (await readdir(artifactsDir)).some((file) => file.startsWith(id));
+    const outcomes: Record<string, number> = {};
+    for (const race of races) {
+      const ended = await settled(race.api, race.id);
+      outcomes[ended.status] = (outcomes[ended.status] ?? 0) + 1;
+      if (ended.status === 'completed') {
+        // The completion committed first: the cancel was refused, the token spent, the file served.
+        expect(race.cancel.status).toBe(409);
+        expect(race.cancel.body.error.code).toBe('ALREADY_FINISHED');
+        expect(ended.token).toBe('spent');
+        expect(await hasArtifact(race.id)).toBe(true);
+        const served = await fetch(ended.result!.url);
+        expect(served.status).toBe(200);
+      } else {
+        // The cancel committed first: nothing is served and any file a late completion wrote is gone.
+        expect(ended.status).toBe('canceled');
+        expect(race.cancel.status).toBe(200);
+        expect(ended.result).toBeUndefined();
+        expect(['refunded', 'spent']).toContain(ended.token);
+        await vi.waitUntil(async () => !(await hasArtifact(race.id)), { timeout: 10_000, interval: 50 });
+      }
+    }
+
+    // Every token is accounted for: what each user has left plus what was spent is the allowance.
+    for (const user of users) {
+      const mine = races.filter((race) => race.user === user);
+      const settledMine = await Promise.all(mine.map((race) => race.api.get(race.id)));
+      const spent = (kind: GenerationKind) =>
+        settledMine.filter(({ body }) => body.kind === kind && body.token === 'spent').length;
+      const { body: me } = await apiClient(server.origin, user).me();
+      expect(me.tokens.image + spent('image')).toBe(1);
+      expect(me.tokens.speech + spent('speech')).toBe(2);
+    }
+    // Both sides won some races: the cancels were timed across the jobs, not all before or after them.
+    expect(outcomes.completed, JSON.stringify(outcomes)).toBeGreaterThan(0);
+    expect(outcomes.canceled, JSON.stringify(outcomes)).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe('one token, many submissions', () => {
+  it('50 concurrent submissions for the last video token: one 202, the rest 402, one token spent', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => api.submit({ kind: 'video', prompt: `race ${index}` })),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 202)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(49);
+    expect((await api.me()).body.tokens.video).toBe(0);
+    const { body: list } = await api.list();
+    expect(list.items).toHaveLength(1);
+  });
+});

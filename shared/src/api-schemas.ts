@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { ERROR_MESSAGES, type ErrorCode } from './errors';
+import { GENERATION_ID_PATTERN, GENERATION_KINDS, GENERATION_STATUSES } from './kinds';
+import { TOKEN_STATES } from './tokens';
+
+/**
+ * The API's responses and parameters, written once: the server validates and serialises with these
+ * schemas, and the TypeScript types of the contract (`contract.ts`) are inferred from them. The client
+ * imports the types only, so none of this reaches its bundle.
+ */
+
+const isoDate = z.string();
+
+export const apiErrorSchema = z.object({
+  code: z.enum(Object.keys(ERROR_MESSAGES) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string(),
+});
+
+export const errorBodySchema = z.object({ error: apiErrorSchema });
+
+export const generationResultSchema = z.object({
+  /** A short-lived signed URL an <img>, <video> or <audio> can load without a bearer header. */
+  url: z.string(),
+  mimeType: z.string(),
+});
+
+export const queuePositionSchema = z.object({
+  /** 1-based place in the queue of its kind. */
+  position: z.number().int().min(1),
+  /** Estimated milliseconds until it starts, from recent run times; null when unknown. */
+  etaMs: z.number().int().nullable(),
+});
+
+/** The whole state of one generation: every `generation:update` event and every GET carries it. */
+export const generationSchema = z.object({
+  id: z.string(),
+  kind: z.enum(GENERATION_KINDS),
+  status: z.enum(GENERATION_STATUSES),
+  /**
+   * Grows with every transition of the generation's state. A client keeps the update with the highest
+   * version; at the same version, progress only rises (progress and queue position are not transitions).
+   */
+  version: z.number().int().min(1),
+  /** 0..99 until completed, then 100. */
+  progress: z.number().int().min(0).max(100),
+  /** What happened to its token so far (`held` until the generation ends). */
+  token: z.enum(TOKEN_STATES),
+  /** ISO 8601. */
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  /** The image or video prompt, or the speech text, as normalised and stored. */
+  prompt: z.string(),
+  result: generationResultSchema.optional(),
+  /** A completed generation whose file retention deleted (ISO 8601): the record stays, without `result`. */
+  resultExpiredAt: isoDate.optional(),
+  error: apiErrorSchema.optional(),
+  queue: queuePositionSchema.optional(),
+});
+
+/** DELETE /api/me: closing an account is only done when asked for in so many words. */
+export const closeAccountSchema = z.object({ confirm: z.literal(true) });
+
+export const generationListSchema = z.object({
+  items: z.array(generationSchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+
+const tokenBalanceSchema = z.object({
+  image: z.number().int().min(0),
+  video: z.number().int().min(0),
+  speech: z.number().int().min(0),
+});
+
+export const meSchema = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  tokens: tokenBalanceSchema,
+  allowance: tokenBalanceSchema,
+  /** ISO 8601: when the balances reset to the allowance. */
+  resetsAt: isoDate,
+});
+
+export const generationIdParamsSchema = z.object({
+  // Malformed ids read like missing ones (404), so the route checks the pattern, not the schema.
+  id: z.string().max(200),
+});
+
+export const MAX_SEARCH_LENGTH = 200;
+
+/** GET /api/generations: newest first, a page at a time, filtered by kind and status, searched in prompts. */
+export const listQuerySchema = z.strictObject({
+  kind: z.enum(GENERATION_KINDS).optional(),
+  status: z.enum(GENERATION_STATUSES).optional(),
+  /** Words to find in the prompt, case-insensitively. */
+  q: z.string().trim().min(1).max(MAX_SEARCH_LENGTH).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, { error: 'cursor must be the nextCursor of a previous page' })
+    .optional(),
+});
+
+export const isGenerationId = (id: string) => GENERATION_ID_PATTERN.test(id);

@@ -1,0 +1,139 @@
+/**
+ * `pnpm smoke:providers`: one image, one video and one speech generated through each real provider
+ * whose key is set (in .env or the environment), with each step's timing: the check to run before a
+ * release. It spends real credit. A provider without a key is skipped, and with no key at all nothing
+ * is called.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomInt } from 'node:crypto';
+import { MAX_IMAGE_SEED, VIDEO_PENDING_STATUSES, buildStabilityBody, planVideo } from '@mediagen/shared';
+import { loadWorkerConfig } from '../src/config';
+import { GuardedDownloader } from '../src/providers/guarded-download';
+import { MiniMaxClient } from '../src/providers/minimax-client';
+import { OpenAISpeechClient } from '../src/providers/openai-speech-client';
+import { StabilityClient } from '../src/providers/stability-client';
+
+interface Step {
+  provider: string;
+  step: string;
+  ms: number;
+  detail: string;
+}
+
+const steps: Step[] = [];
+
+async function timed<T>(
+  provider: string,
+  step: string,
+  action: () => Promise<T>,
+  detail: (result: T) => string,
+): Promise<T> {
+  const startedAt = performance.now();
+  try {
+    const result = await action();
+    steps.push({ provider, step, ms: performance.now() - startedAt, detail: detail(result) });
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    steps.push({ provider, step, ms: performance.now() - startedAt, detail: `FAILED: ${message}` });
+    throw error;
+  }
+}
+
+const kb = (bytes: Uint8Array) => `${(bytes.byteLength / 1024).toFixed(0)} KB`;
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+// Only the providers' settings are used here. Development mode lets a provider without a key be skipped
+// (it reads as simulated) instead of refused; the ones with a key are the real providers.
+const config = loadWorkerConfig({ ...process.env, MEDIAGEN_MODE: 'development' });
+const downloader = new GuardedDownloader(config.videoDownload);
+const output = process.env.SMOKE_OUTPUT_DIR ?? (await mkdtemp(join(tmpdir(), 'mediagen-smoke-')));
+await mkdir(output, { recursive: true });
+
+async function image(): Promise<void> {
+  const client = new StabilityClient(config.stability);
+  const body = buildStabilityBody('a lighthouse on a cliff at dusk', {}, randomInt(1, MAX_IMAGE_SEED), client.engine);
+  const png = await timed(
+    'stability',
+    `text-to-image ${client.engine} ${body.width}x${body.height}`,
+    () => client.textToImage(body),
+    kb,
+  );
+  await writeFile(join(output, 'image.png'), png);
+}
+
+async function video(): Promise<void> {
+  const client = new MiniMaxClient({ ...config.minimax, download: (url, signal) => downloader.fetch(url, signal) });
+  const { body } = planVideo(
+    { prompt: 'waves rolling onto a beach at sunset', quality: 'standard', durationSeconds: 6, style: 'cinematic' },
+    config.minimax.model,
+  );
+  const taskId = await timed(
+    'minimax',
+    `start ${body.model} at ${config.minimax.baseUrl}`,
+    () => client.startTask(body),
+    (id) => `task ${id}`,
+  );
+  const { intervalMs, maxPolls } = config.videoPolling;
+  const done = await timed(
+    'minimax',
+    'poll until done',
+    async () => {
+      for (let poll = 1; poll <= maxPolls; poll += 1) {
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        const task = await client.queryTask(taskId);
+        if (VIDEO_PENDING_STATUSES.has(task.status)) continue;
+        if (task.status !== 'Success' || task.fileId === undefined) throw new Error(`task ended ${task.status}`);
+        return { fileId: task.fileId, polls: poll };
+      }
+      throw new Error(`still running after ${maxPolls} polls`);
+    },
+    ({ fileId, polls }) => `file ${fileId} after ${polls} polls`,
+  );
+  const url = await timed(
+    'minimax',
+    'retrieve file',
+    () => client.retrieveDownloadUrl(done.fileId),
+    () => 'download URL',
+  );
+  const file = await timed(
+    'minimax',
+    'download',
+    () => client.downloadVideo(url),
+    (result) => `${kb(result.bytes)} ${result.mimeType}`,
+  );
+  await writeFile(join(output, 'video.mp4'), file.bytes);
+}
+
+async function speech(): Promise<void> {
+  const client = new OpenAISpeechClient(config.openai);
+  const audio = await timed(
+    'openai',
+    'speech tts-1 nova',
+    () => client.synthesize({ input: 'Hello from MediaGen. This is the release smoke test.', voice: 'nova', speed: 1 }),
+    (result) => `${kb(result.bytes)} ${result.mimeType}`,
+  );
+  const subtype = audio.mimeType.split('/')[1]?.split(';')[0] ?? 'mp3';
+  await writeFile(join(output, `speech.${subtype === 'mpeg' ? 'mp3' : subtype}`), audio.bytes);
+}
+
+const checks = [
+  { name: 'image', key: 'STABILITY_API_KEY', real: !config.stability.simulated, run: image },
+  { name: 'video', key: 'MINIMAX_API_KEY', real: !config.minimax.simulated, run: video },
+  { name: 'speech', key: 'OPENAI_API_KEY', real: !config.openai.simulated, run: speech },
+];
+const skipped = checks.filter((check) => !check.real);
+for (const check of skipped) console.log(`skipped ${check.name}: ${check.key} is not set`);
+if (skipped.length === checks.length) {
+  console.log('no provider key set: nothing called');
+  process.exit(0);
+}
+
+const outcomes = await Promise.allSettled(checks.filter((check) => check.real).map((check) => check.run()));
+console.log(`\n| provider | step | ms | result |\n| --- | --- | --- | --- |`);
+for (const step of steps) console.log(`| ${step.provider} | ${step.step} | ${Math.round(step.ms)} | ${step.detail} |`);
+console.log(`\nfiles in ${output}`);
+process.exit(outcomes.some((outcome) => outcome.status === 'rejected') ? 1 : 0);

@@ -1,0 +1,243 @@
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import type {
+  ArtifactStore,
+  GenerationJobData,
+  GenerationLifecycle,
+  GenerationRecord,
+  ProgressEvent,
+  RecentRunTimes,
+  StoredArtifact,
+} from '@mediagen/core';
+import type { ApiError, GenerationKind } from '@mediagen/shared';
+import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
+import type { WorkerMetrics } from './observability/worker-metrics';
+import { ProgressReporter } from './processors/job-progress';
+import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
+import { ProviderBusyError, mayHaveDonePaidWork } from './providers/provider-calls';
+import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
+
+export type GenerationJob = Job<GenerationJobData>;
+
+const FALLBACK_ERROR = {
+  image: 'IMAGE_FAILED',
+  video: 'VIDEO_GENERATION_FAILED',
+  speech: 'SPEECH_FAILED',
+} as const satisfies Record<GenerationKind, string>;
+
+/** A transition the record could not take right now is tried again this often before the job gives up. */
+const RECORD_RETRY_DELAYS_MS = [100, 500, 2000];
+
+/** The abort reason of a job released at shutdown: it goes back to its queue, unharmed. */
+export class HandBack extends Error {
+  constructor() {
+    super('worker shutting down: job handed back to its queue');
+  }
+}
+
+export interface JobRunnerDeps {
+  lifecycle: GenerationLifecycle;
+  processors: { [K in GenerationKind]: GenerationProcessor<K> };
+  gateway: ProviderGateway;
+  artifacts: ArtifactStore;
+  metrics: WorkerMetrics;
+  recentRuns: RecentRunTimes;
+  publishProgress(event: ProgressEvent): Promise<void>;
+  /** Pauses a kind's queue for every worker (a provider's rate limit or an open breaker). */
+  pauseQueue(kind: GenerationKind, ms: number): Promise<void>;
+  /** Abort controllers of the jobs running here, by generation id: cancels and shutdown reach them. */
+  active: Map<string, AbortController>;
+  jobDeadlineMs: number;
+  defaultRetryAfterMs: number;
+  log(message: string): void;
+}
+
+function asGenerationError(error: unknown, kind: GenerationKind): GenerationError {
+  if (error instanceof GenerationError) return error;
+  return GenerationError.of(FALLBACK_ERROR[kind], { retryable: true });
+}
+
+function isFinalAttempt(job: GenerationJob, error: GenerationError): boolean {
+  return !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/** The delay BullMQ will apply before the next attempt (builtin strategies, no jitter). */
+function nextRetryDelayMs(job: GenerationJob): number {
+  const backoff = job.opts.backoff;
+  if (backoff === undefined) return 0;
+  if (typeof backoff === 'number') return backoff;
+  const delay = backoff.delay ?? 0;
+  return backoff.type === 'exponential' ? Math.round(2 ** job.attemptsMade * delay) : delay;
+}
+
+/**
+ * Runs one job of the queue against its record. Every change of the generation goes through the
+ * lifecycle: `start` (a generation no longer queued or active is let go), `provider-started` before each
+ * call that may cost money, `complete` (a cancel that committed first wins, and the artifact is deleted)
+ * or `fail` (the lifecycle decides refund or spend). A transition the database could not take is kept in
+ * the job's data and told by the next attempt, never paid for again.
+ */
+export function createJobRunner(deps: JobRunnerDeps) {
+  const { lifecycle, metrics } = deps;
+
+  /** A transition that must happen: retried while the database is briefly away. */
+  async function record<T>(what: string, transition: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await transition();
+      } catch (error) {
+        const delay = RECORD_RETRY_DELAYS_MS[attempt];
+        if (delay === undefined) throw error;
+        deps.log(`could not ${what} (${error instanceof Error ? error.message : String(error)}); trying again`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  /** Tells the record how a run ended; false when it had already ended otherwise (a cancel came first). */
+  async function conclude(
+    job: GenerationJob,
+    outcome: NonNullable<GenerationJobData['outcome']>,
+  ): Promise<GenerationRecord | null> {
+    const id = job.id!;
+    try {
+      const told =
+        'completed' in outcome
+          ? await record('record the completion', () => lifecycle.complete(id, outcome.completed))
+          : await record('record the failure', () => lifecycle.fail(id, outcome.failed));
+      if (told.ok) return told.generation;
+      if ('completed' in outcome) {
+        // Canceled before the result was recorded: the result is nobody's, so it goes.
+        await deps.artifacts.remove(outcome.completed.key).catch(() => undefined);
+        await job
+          .log(`not completed: the generation was ${told.current?.status ?? 'removed'} first; artifact deleted`)
+          .catch(() => undefined);
+      }
+      return null;
+    } catch (error) {
+      // The database is away: keep the outcome with the job, so nothing is lost and nothing is paid twice.
+      await job.updateData({ ...job.data, outcome });
+      throw error;
+    }
+  }
+
+  function runMs(generation: GenerationRecord): number {
+    return Date.now() - (generation.startedAt?.getTime() ?? Date.now());
+  }
+
+  async function ended(job: GenerationJob, generation: GenerationRecord | null): Promise<void> {
+    if (generation === null) return;
+    const kind = generation.kind;
+    if (generation.status === 'completed') {
+      const ranMs = runMs(generation);
+      metrics.completed(kind, ranMs);
+      // Only the queue ETA reads it: a run time lost to a Redis hiccup is not worth failing the job for.
+      void deps.recentRuns.record(kind, ranMs).catch(() => undefined);
+    } else if (generation.status === 'failed') {
+      metrics.failed(kind, generation.error?.code ?? 'INTERNAL', runMs(generation));
+      if (generation.token === 'refunded') metrics.refunded(kind);
+    }
+  }
+
+  return async function run(job: GenerationJob, token: string | undefined): Promise<void> {
+    const kind = job.data.kind;
+    const id = job.id!;
+    if (job.data.outcome !== undefined) {
+      // An earlier attempt finished the work but could not tell the record: tell it now.
+      await ended(job, await conclude(job, job.data.outcome));
+      return;
+    }
+    const started = await record('start the generation', () => lifecycle.start(id));
+    if (!started.ok) {
+      await job.log(`not run: the generation is ${started.current?.status ?? 'gone'}`).catch(() => undefined);
+      return;
+    }
+    let generation = started.generation;
+    if (started.changed) metrics.firstStarted(kind, Date.now() - generation.createdAt.getTime());
+
+    const controller = new AbortController();
+    const deadline = deadlineError(kind);
+    const remainingMs = (generation.startedAt?.getTime() ?? Date.now()) + deps.jobDeadlineMs - Date.now();
+    const deadlineTimer = setTimeout(() => controller.abort(deadline), Math.max(0, remainingMs));
+    deps.active.set(id, controller);
+    metrics.jobStarted(kind);
+
+    const progress = new ProgressReporter((value) =>
+      deps.publishProgress({ id, uid: generation.uid, version: generation.version, progress: value, at: Date.now() }),
+    );
+    const attempt: JobAttempt = {
+      generation: generation as JobAttempt['generation'],
+      token,
+      signal: controller.signal,
+      progress,
+      async call(provider, call, action, { paid }) {
+        if (paid) {
+          const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
+          if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
+          generation = allowed.generation;
+        }
+        try {
+          return await deps.gateway.call(job, controller.signal, provider, call, action);
+        } catch (error) {
+          // The provider refused before doing any work: that call costs the user nothing.
+          if (paid && !mayHaveDonePaidWork(outcomeOf(error))) {
+            await lifecycle.providerCallRefused(id).catch(() => undefined);
+          }
+          throw error;
+        }
+      },
+      async recordProviderTask(taskId) {
+        await record('record the provider task', () => lifecycle.recordProviderTask(id, taskId));
+      },
+    };
+
+    try {
+      if (remainingMs <= 0) throw deadline;
+      const artifact: StoredArtifact = await (deps.processors[kind] as GenerationProcessor<GenerationKind>)(
+        job,
+        attempt as never,
+      );
+      await ended(job, await conclude(job, { completed: artifact }));
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      if (error instanceof HandBack) {
+        await job.moveToWait(token);
+        metrics.handedBackJob(kind);
+        await job.log('worker shutting down: handed back to the queue (attempt not used)').catch(() => undefined);
+        throw new WaitingError();
+      }
+      if (error instanceof ProviderBusyError) {
+        const waitMs = error.retryAfterMs ?? deps.defaultRetryAfterMs;
+        await deps.pauseQueue(kind, waitMs);
+        metrics.queueRateLimited(kind, error.reason);
+        const why = error.reason === 'rate_limited' ? `${error.provider} rate limit (${error.message})` : error.message;
+        await job.log(`${why}: ${kind} queue paused for ${waitMs} ms; job back to waiting, attempt not used`);
+        throw Worker.RateLimitError();
+      }
+      const failure = asGenerationError(error, kind);
+      if (failure.code === 'CANCELED') {
+        // The cancel is in the record already (that is how it reached us); the job just stops.
+        await job.log('canceled: stopped').catch(() => undefined);
+        return;
+      }
+      if (failure === deadline) metrics.deadlineExceeded(kind);
+      const attemptNumber = job.attemptsMade + 1;
+      if (!isFinalAttempt(job, failure)) {
+        metrics.retry(kind);
+        await job.log(
+          `attempt ${attemptNumber} failed: ${failure.code} ${failure.message}; next try in ${nextRetryDelayMs(job)} ms`,
+        );
+        throw new Error(failure.message);
+      }
+      const reason: ApiError = { code: failure.code, message: failure.message };
+      await job
+        .log(`attempt ${attemptNumber} failed: ${failure.code} ${failure.message}; no retry`)
+        .catch(() => undefined);
+      await ended(job, await conclude(job, { failed: reason }));
+      throw new UnrecoverableError(failure.message);
+    } finally {
+      clearTimeout(deadlineTimer);
+      deps.active.delete(id);
+      metrics.jobEnded(kind);
+    }
+  };
+}

@@ -1,0 +1,30 @@
+import type { Reconciler } from './reconciler';
+import type { RetentionSweep } from './retention-sweep';
+
+/**
+ * The worker's housekeeping, every `intervalMs`: a reconciliation pass (only the process holding the
+ * lock does the work) and a retention sweep.
+ */
+export function startMaintenanceLoop(
+  tasks: { reconciler: Reconciler; retention: RetentionSweep },
+  intervalMs: number,
+): { stop(): void } {
+  const warn = (what: string) => (error: unknown) =>
+    console.warn(`[worker] ${what} failed`, error instanceof Error ? error.message : error);
+  const timer = setInterval(() => {
+    tasks.reconciler.reconcile().then((report) => {
+      if (report === null || report.requeued.length + report.expired.length + report.concluded.length === 0) return;
+      console.warn(
+        `[worker] reconciler: ${report.requeued.length} requeued, ${report.expired.length} expired, ` +
+          `${report.concluded.length} concluded (of ${report.checked} checked)`,
+      );
+    }, warn('reconciler pass'));
+    tasks.retention.sweep().then((report) => {
+      if (report.expired + report.failed > 0) {
+        console.warn(`[worker] retention: ${report.expired} results expired, ${report.failed} files not deleted`);
+      }
+    }, warn('retention sweep'));
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

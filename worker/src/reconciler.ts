@@ -1,0 +1,131 @@
+import type { Queue } from 'bullmq';
+import { sql, type Kysely } from 'kysely';
+import {
+  generationJobOptions,
+  type Database,
+  type GenerationJobData,
+  type GenerationLifecycle,
+  type JobRetention,
+  type RetryPolicy,
+} from '@mediagen/core';
+import type { GenerationKind } from '@mediagen/shared';
+import { deadlineError } from './generation-error';
+
+/** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
+const RECONCILER_LOCK = 7_446_210_901;
+/** Generations checked per pass; the rest wait for the next one. */
+const BATCH = 500;
+const LIVE_JOB_STATES: ReadonlySet<string> = new Set([
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+]);
+
+export interface ReconcileReport {
+  checked: number;
+  /** Generations whose job was gone, put back in their queue. */
+  requeued: string[];
+  /** Generations whose job was gone for longer than their deadline allows, ended as failed. */
+  expired: string[];
+  /** Generations whose job had ended without the record being told, told now. */
+  concluded: string[];
+}
+
+export interface ReconcilerOptions {
+  db: Kysely<Database>;
+  lifecycle: GenerationLifecycle;
+  queues: Record<GenerationKind, Queue<GenerationJobData>>;
+  retry: RetryPolicy;
+  retention: JobRetention;
+  /** A generation untouched for this long is checked (the API enqueues right after it records). */
+  staleAfterMs: number;
+  jobDeadlineMs: number;
+  clock?: () => number;
+}
+
+/**
+ * Brings the record and the queues back together after what neither can see alone: a Redis crash, flush
+ * or failover that lost jobs, an API process that died between recording a generation and enqueueing it,
+ * a worker that ended a job while the database was away. For each generation still queued or active and
+ * untouched for a while:
+ * - its job lives: nothing to do;
+ * - its job ended and left an outcome the record was never told: it is told now;
+ * - its job is gone: it goes back in its queue (an active one resumes: a video's task id is in the
+ *   record, so no second paid task starts, and the paid-call cap bounds the rest), unless it is past its
+ *   deadline, in which case it is failed and its token refunded or spent by the lifecycle's rules.
+ * Only one process reconciles at a time; every step is a compare-and-set, so two would be harmless.
+ */
+export class Reconciler {
+  private readonly clock: () => number;
+
+  constructor(private readonly options: ReconcilerOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** One pass; null when another process holds the reconciler lock. */
+  async reconcile(): Promise<ReconcileReport | null> {
+    return this.options.db.connection().execute(async (connection) => {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_lock(${RECONCILER_LOCK}) as locked`.execute(connection);
+      if (rows[0]?.locked !== true) return null;
+      try {
+        return await this.pass();
+      } finally {
+        await sql`select pg_advisory_unlock(${RECONCILER_LOCK})`.execute(connection);
+      }
+    });
+  }
+
+  private async pass(): Promise<ReconcileReport> {
+    const { db, lifecycle, queues } = this.options;
+    const now = this.clock();
+    const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [] };
+    const unfinished = await db
+      .selectFrom('generations')
+      .select(['id', 'kind', 'uid', 'status', 'started_at'])
+      .where('status', 'in', ['queued', 'active'])
+      .where('updated_at', '<', new Date(now - this.options.staleAfterMs))
+      .orderBy('updated_at')
+      .limit(BATCH)
+      .execute();
+    for (const generation of unfinished) {
+      report.checked += 1;
+      const queue = queues[generation.kind];
+      const job = await queue.getJob(generation.id);
+      const state = job === undefined ? 'unknown' : await job.getState();
+      if (LIVE_JOB_STATES.has(state)) continue;
+      const outcome = job?.data.outcome;
+      if (job !== undefined && outcome !== undefined && generation.status === 'active') {
+        const told =
+          'completed' in outcome
+            ? await lifecycle.complete(generation.id, outcome.completed)
+            : await lifecycle.fail(generation.id, outcome.failed);
+        if (told.ok) report.concluded.push(generation.id);
+        continue;
+      }
+      // A job that ended without an outcome kept (or one an operator removed) is gone for our purposes.
+      if (job !== undefined) await job.remove().catch(() => undefined);
+      const overdue =
+        generation.status === 'active' &&
+        generation.started_at !== null &&
+        generation.started_at.getTime() + this.options.jobDeadlineMs < now;
+      if (overdue) {
+        const error = deadlineError(generation.kind);
+        if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {
+          report.expired.push(generation.id);
+        }
+        continue;
+      }
+      await queue.add(
+        generation.kind,
+        { kind: generation.kind },
+        generationJobOptions(generation.id, this.options.retry, this.options.retention),
+      );
+      report.requeued.push(generation.id);
+    }
+    return report;
+  }
+}

@@ -1,0 +1,213 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildStabilityBody, planVideo } from '@mediagen/shared';
+import { ONE_PIXEL_PNG_BASE64, minimax, openai, stability } from '@mediagen/simulator/documented-examples';
+import { GenerationError } from '../../src/generation-error';
+import { NetworkError } from '../../src/providers/http';
+import { MiniMaxClient } from '../../src/providers/minimax-client';
+import { OpenAISpeechClient } from '../../src/providers/openai-speech-client';
+import { ProviderBusyError } from '../../src/providers/provider-calls';
+import { MINIMAX_HOSTS } from '../../src/providers/provider-config';
+import { StabilityClient } from '../../src/providers/stability-client';
+import { ReplayServer } from './replay-server';
+
+/**
+ * The clients against the providers' own documents (sources in
+ * simulator/src/contract/documented-examples.ts): they send only documented fields and read the
+ * documented answers and errors as the documents mean them.
+ */
+const servers: ReplayServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+async function replaying(...replies: [string, { status: number; body: unknown }][]): Promise<ReplayServer> {
+  const server = new ReplayServer();
+  for (const [path, reply] of replies) server.reply(path, reply);
+  servers.push(server);
+  await server.start();
+  return server;
+}
+
+async function failure(attempt: Promise<unknown>): Promise<unknown> {
+  return attempt.then(
+    () => expect.unreachable('the call should have failed'),
+    (error: unknown) => error,
+  );
+}
+
+describe(`Stability text-to-image (${stability.textToImage.source})`, () => {
+  const client = (server: ReplayServer) =>
+    new StabilityClient({
+      baseUrl: server.url,
+      apiKey: 'sk-test',
+      engine: 'stable-diffusion-xl-1024-v1-0',
+      timeoutMs: 5000,
+    });
+  const body = (engine: string) =>
+    buildStabilityBody('A lighthouse on a cliff', { width: 1024, height: 768 }, 42, engine);
+
+  it('sends only documented fields to the engine path with bearer auth, and reads the first artifact', async () => {
+    const server = await replaying([stability.textToImage.path, { status: 200, body: stability.textToImage.response }]);
+    const bytes = await client(server).textToImage(body('stable-diffusion-xl-1024-v1-0'));
+    expect(Buffer.from(bytes).toString('base64')).toBe(ONE_PIXEL_PNG_BASE64);
+    const [sent] = server.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: stability.textToImage.path });
+    expect(sent!.headers.authorization).toBe('Bearer sk-test');
+    expect(Object.keys(sent!.body as object).filter((key) => !stability.requestFields.includes(key as never))).toEqual(
+      [],
+    );
+    expect(sent!.body).toMatchObject({ width: 1152, height: 896 });
+  });
+
+  it('reads a CONTENT_FILTERED artifact as the provider refusing the content after doing the work', async () => {
+    const [success, filtered] = stability.textToImage.response.artifacts;
+    const server = await replaying([
+      stability.textToImage.path,
+      { status: 200, body: { artifacts: [filtered, success] } },
+    ]);
+    const error = await failure(client(server).textToImage(body('stable-diffusion-xl-1024-v1-0')));
+    expect(error).toMatchObject({ code: 'IMAGE_NOT_GENERATED', retryable: false, outcome: 'content_refused' });
+  });
+
+  it(`reads the documented error body into 'Stability AI error: ' and its message (${stability.error.source})`, async () => {
+    const server = await replaying([
+      stability.textToImage.path,
+      { status: stability.error.status, body: stability.error.body },
+    ]);
+    const error = await failure(client(server).textToImage(body('stable-diffusion-xl-1024-v1-0')));
+    expect(error).toBeInstanceOf(GenerationError);
+    expect(error).toMatchObject({
+      message: `Stability AI error: ${stability.error.body.message}`,
+      retryable: false,
+      outcome: 'http_4xx',
+    });
+  });
+
+  it('reads a 429 as a rate limit to wait out', async () => {
+    const server = await replaying([stability.textToImage.path, { status: 429, body: stability.error.body }]);
+    const error = await failure(client(server).textToImage(body('stable-diffusion-xl-1024-v1-0')));
+    expect(error).toBeInstanceOf(ProviderBusyError);
+    expect(error).toMatchObject({ provider: 'stability', reason: 'rate_limited' });
+  });
+});
+
+describe(`MiniMax video generation (${minimax.createTask.source})`, () => {
+  const client = (server: ReplayServer) =>
+    new MiniMaxClient({
+      baseUrl: `${server.url}/v1`,
+      apiKey: 'mm-test',
+      download: () => Promise.reject(new Error('the contract tests do not download files')),
+    });
+
+  it(`uses the documented hosts per region (${minimax.hosts.source})`, () => {
+    expect(MINIMAX_HOSTS).toEqual({ global: `${minimax.hosts.global}/v1`, mainland: `${minimax.hosts.mainland}/v1` });
+  });
+
+  it("sends the spec's hd 6 s video to a Hailuo model as the documented example does, and reads the task id", async () => {
+    const server = await replaying([minimax.createTask.path, { status: 200, body: minimax.createTask.response }]);
+    const { body } = planVideo(
+      { prompt: minimax.createTask.request.prompt, quality: 'hd', durationSeconds: 6, style: 'cinematic' },
+      'MiniMax-Hailuo-02',
+    );
+    expect(await client(server).startTask(body)).toBe(minimax.createTask.response.task_id);
+    const [sent] = server.requests;
+    expect(sent!.body).toEqual({ ...minimax.createTask.request, prompt_optimizer: true });
+    expect(Object.keys(sent!.body as object).filter((key) => !minimax.requestFields.includes(key as never))).toEqual(
+      [],
+    );
+    expect(sent!.headers.authorization).toBe('Bearer mm-test');
+  });
+
+  it(`reads the documented query answer (${minimax.queryTask.source})`, async () => {
+    const server = await replaying([minimax.queryTask.path, { status: 200, body: minimax.queryTask.response }]);
+    expect(await client(server).queryTask(minimax.queryTask.response.task_id)).toEqual({
+      status: 'Success',
+      fileId: minimax.queryTask.response.file_id,
+    });
+    expect(server.requests[0]!.query.get('task_id')).toBe(minimax.queryTask.response.task_id);
+  });
+
+  it(`retrieves the file by file_id alone and reads its download_url (${minimax.retrieveFile.source})`, async () => {
+    const server = await replaying([minimax.retrieveFile.path, { status: 200, body: minimax.retrieveFile.response }]);
+    expect(await client(server).retrieveDownloadUrl(minimax.retrieveFile.response.file.file_id)).toBe(
+      minimax.retrieveFile.response.file.download_url,
+    );
+    expect([...server.requests[0]!.query.keys()]).toEqual(minimax.retrieveFile.queryParameters);
+  });
+
+  const startOutcomes: Record<number, Record<string, unknown> | 'busy'> = {
+    1000: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
+    1001: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
+    1002: 'busy',
+    1004: { code: 'VIDEO_AUTH_FAILED', retryable: false, outcome: 'http_4xx' },
+    1008: { code: 'VIDEO_START_FAILED', retryable: false, outcome: 'http_4xx' },
+    1024: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
+    1026: { code: 'VIDEO_FAILED', retryable: false, outcome: 'content_refused' },
+    1027: { code: 'VIDEO_FAILED', retryable: false, outcome: 'content_refused' },
+    1033: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
+    2013: { code: 'VIDEO_START_FAILED', retryable: false, outcome: 'http_4xx' },
+    2049: { code: 'VIDEO_AUTH_FAILED', retryable: false, outcome: 'http_4xx' },
+  };
+
+  it.each(Object.entries(minimax.errorCodes.messages))(
+    `reads documented code %s ("%s") in an HTTP 200 as its table means (${minimax.errorCodes.source})`,
+    async (code, message) => {
+      const body = { base_resp: { status_code: Number(code), status_msg: message } };
+      const server = await replaying(
+        [minimax.createTask.path, { status: 200, body }],
+        [minimax.queryTask.path, { status: 200, body }],
+      );
+      const started = await failure(
+        client(server).startTask(
+          planVideo({ prompt: 'a boat', quality: 'standard', durationSeconds: 6, style: 'cinematic' }).body,
+        ),
+      );
+      const expected = startOutcomes[Number(code)]!;
+      if (expected === 'busy') expect(started).toBeInstanceOf(ProviderBusyError);
+      else expect(started).toMatchObject(expected);
+
+      // While polling a task already paid for, "retry later" codes mean: ask again.
+      const polled = await failure(client(server).queryTask('1'));
+      if (expected !== 'busy' && expected.retryable === true) expect(polled).toBeInstanceOf(NetworkError);
+      else expect(polled).not.toBeInstanceOf(NetworkError);
+    },
+  );
+});
+
+describe(`OpenAI speech (${openai.speech.source})`, () => {
+  const client = (server: ReplayServer) =>
+    new OpenAISpeechClient({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+  const { input, voice } = openai.speech.request;
+
+  it('sends only documented fields and returns the audio it is given', async () => {
+    const server = new ReplayServer().reply(openai.speech.path, {
+      status: 200,
+      body: Buffer.from('ID3 audio'),
+      headers: { 'content-type': 'audio/mpeg' },
+    });
+    servers.push(server);
+    await server.start();
+    const audio = await client(server).synthesize({ input, voice, speed: 1 });
+    expect(Buffer.from(audio.bytes).toString()).toBe('ID3 audio');
+    expect(audio.mimeType).toBe('audio/mpeg');
+    const [sent] = server.requests;
+    expect(sent!.body).toEqual({ ...openai.speech.request, speed: 1, response_format: 'mp3' });
+    expect(Object.keys(sent!.body as object).filter((key) => !openai.requestFields.includes(key as never))).toEqual([]);
+  });
+
+  it(`tells a rate limit (wait) from an account out of credit (fail now) (${openai.rateLimited.source})`, async () => {
+    const server = await replaying(
+      [openai.speech.path, { status: openai.rateLimited.status, body: openai.rateLimited.body }],
+      [openai.speech.path, { status: openai.insufficientQuota.status, body: openai.insufficientQuota.body }],
+    );
+    expect(await failure(client(server).synthesize({ input, voice, speed: 1 }))).toMatchObject({
+      name: 'ProviderBusyError',
+      reason: 'rate_limited',
+    });
+    expect(await failure(client(server).synthesize({ input, voice, speed: 1 }))).toMatchObject({
+      code: 'SPEECH_FAILED',
+      retryable: false,
+      outcome: 'http_429',
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+
+/**
+ * `pnpm smoke:providers` itself, run as a release check would run it: with no key it calls nothing; with
+ * keys it generates one of each. Here the keys are fake and the hosts are the simulator's, so the
+ * script's whole path runs without spending credit.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+let simulator: Simulator;
+let workDir: string;
+
+beforeAll(async () => {
+  simulator = createSimulator({ videoQueueingMs: 100, videoProcessingMs: 100 });
+  await simulator.listen();
+  // Its own working directory, so a developer's .env (with real keys) is never read here.
+  workDir = await mkdtemp(join(tmpdir(), 'mediagen-smoke-test-'));
+});
+afterAll(async () => {
+  await simulator.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+function smoke(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'worker/scripts/smoke-providers.ts')], {
+    cwd: workDir,
+    env: { PATH: process.env.PATH, ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((done) => child.once('exit', (code) => done({ code, output })));
+}
+
+it('calls nothing and succeeds when no provider key is set', async () => {
+  const before = simulator.stats().requests;
+  const { code, output } = await smoke({ SIMULATOR_URL: simulator.url });
+  expect(code, output).toBe(0);
+  expect(output).toContain('skipped image: STABILITY_API_KEY is not set');
+  expect(output).toContain('no provider key set: nothing called');
+  expect(simulator.stats().requests).toEqual(before);
+});
+
+it('generates one image, one video and one speech with their timings when the keys are set', async () => {
+  const outputDir = join(workDir, 'out');
+  const { code, output } = await smoke({
+    STABILITY_API_KEY: 'sk-smoke-test',
+    STABILITY_API_BASE: simulator.url,
+    MINIMAX_API_KEY: 'mm-smoke-test',
+    MINIMAX_API_BASE: `${simulator.url}/v1`,
+    OPENAI_API_KEY: 'sk-smoke-test',
+    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    VIDEO_POLL_INTERVAL_MS: '50',
+    SMOKE_OUTPUT_DIR: outputDir,
+  });
+  expect(code, output).toBe(0);
+  for (const step of [
+    'text-to-image stable-diffusion-xl-1024-v1-0 1024x1024',
+    'start video-01',
+    'poll until done',
+    'retrieve file',
+    'download',
+    'speech tts-1 nova',
+  ]) {
+    expect(output).toMatch(new RegExp(`\\| [a-z]+ \\| ${step}[^|]*\\| \\d+ \\|`));
+  }
+  // The simulator speaks WAV where OpenAI answers MP3; the file is named after what came back.
+  expect((await readdir(outputDir)).sort()).toEqual(['image.png', 'speech.wav', 'video.mp4']);
+  expect(simulator.stats().videoTasksCreated).toBe(1);
+});
+
+it('fails, saying which step, when a provider refuses', async () => {
+  simulator.injectFault({ route: 'speech', fault: 'insufficient-quota' });
+  const { code, output } = await smoke({
+    OPENAI_API_KEY: 'sk-smoke-test',
+    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    SMOKE_OUTPUT_DIR: join(workDir, 'refused'),
+  });
+  simulator.clearFaults();
+  expect(code).toBe(1);
+  expect(output).toMatch(
+    /\| openai \| speech tts-1 nova \| \d+ \| FAILED: Failed to generate speech: the speech provider account has no credit left \|/,
+  );
+});
