@@ -2,13 +2,13 @@ import { connect } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import type { InjectOptions } from '../server/node_modules/fastify/fastify.js';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERATION_KINDS, TOKEN_ALLOWANCE } from '../shared/src/index';
-import { queueName } from '../core/src/index';
-import { createTestContext, REDIS_URL, type TestApp, type TestContext } from '../server/test/support/app';
-import { createTestUser, type TestUser } from '../server/test/support/users';
-import { Queue, connectSocket } from './support/modules';
+import { GENERATION_KINDS } from '@mediagen/shared';
+import { GenerationLifecycle } from '@mediagen/core';
+import { createTestContext, type TestApp, type TestContext } from '@mediagen/server/testing';
+import { createTestUser, type TestUser } from '@mediagen/server/testing';
+import { io as connectSocket } from 'socket.io-client';
 
 /**
  * Property-based fuzzing of everything a client controls: bodies, headers, query strings, path params
@@ -21,7 +21,6 @@ const gc = runInNewContext('gc') as () => void;
 let context: TestContext;
 let server: TestApp;
 let user: TestUser;
-const queues: Queue[] = [];
 const stats = { cases: 0, accepted: 0, byStatus: new Map<number, number>() };
 
 beforeAll(async () => {
@@ -30,19 +29,9 @@ beforeAll(async () => {
   // lifted so the fuzz reaches the handlers (the limit has its own test in security.test.ts).
   server = await context.start({ RATE_LIMIT_PER_MINUTE: '100000' });
   user = await createTestUser();
-  const url = new URL(REDIS_URL);
-  for (const kind of GENERATION_KINDS) {
-    queues.push(
-      new Queue(queueName(kind), {
-        connection: { host: url.hostname, port: Number(url.port || 6379) },
-        prefix: context.prefix,
-      }),
-    );
-  }
 });
 
 afterAll(async () => {
-  await Promise.allSettled(queues.map((queue) => queue.close()));
   await context?.cleanup();
   console.log(
     `hostile input: ${stats.cases} cases, ${stats.accepted} accepted, statuses ${JSON.stringify([...stats.byStatus])}`,
@@ -52,17 +41,21 @@ afterAll(async () => {
 interface Ledger {
   tokens: number;
   jobs: number;
-  indexed: number;
+  recorded: number;
 }
 
 async function ledger(): Promise<Ledger> {
-  const quota = await context.redis.hgetall(`${context.prefix}:{${user.uid}}:quota`);
-  // No quota hash yet means the full allowance (the ledger creates it at the first charge).
-  const tokens = GENERATION_KINDS.reduce((sum, kind) => sum + Number(quota[kind] ?? TOKEN_ALLOWANCE[kind]), 0);
-  const counts = await Promise.all(queues.map((queue) => queue.getJobCounts()));
+  const { db } = server.app.database;
+  const balance = await new GenerationLifecycle(db).balance(user.uid);
+  const tokens = GENERATION_KINDS.reduce((sum, kind) => sum + balance.tokens[kind], 0);
+  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.producer.queue(kind).getJobCounts()));
   const jobs = counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
-  const indexed = await context.redis.zcard(`${context.prefix}:{${user.uid}}:generations`);
-  return { tokens, jobs, indexed };
+  const { recorded } = await db
+    .selectFrom('generations')
+    .select((eb) => eb.fn.countAll<string>().as('recorded'))
+    .where('uid', '=', user.uid)
+    .executeTakeFirstOrThrow();
+  return { tokens, jobs, recorded: Number(recorded) };
 }
 
 /** Sends one request and checks the invariants; returns the status. */

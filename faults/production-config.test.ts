@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/src/index';
-import { deleteKeys } from '../server/test/support/app';
-import { freePort } from '../scripts/lib/processes';
+import { createTestDatabase, deleteKeys, type TestDatabase } from '@mediagen/testing';
+import { freePort } from '@mediagen/scripts/processes';
 import { ROOT } from './support/processes';
 import { Redis } from 'ioredis';
 
@@ -83,6 +82,7 @@ describe('the built server', () => {
       HOST: '0.0.0.0',
       FIREBASE_PROJECT_ID: 'mediagen-prod-check',
       ARTIFACT_URL_SECRET: 'a'.repeat(48),
+      ACCOUNT_TRACE_SECRET: 'b'.repeat(48),
       PUBLIC_URL: 'https://api.mediagen.example',
       CORS_ORIGIN: 'https://mediagen.example',
       METRICS_TOKEN: 'scrape-token-0123456789',
@@ -103,6 +103,7 @@ describe('the built server', () => {
     'DATA_DIR',
     'FIREBASE_PROJECT_ID',
     'ARTIFACT_URL_SECRET',
+    'ACCOUNT_TRACE_SECRET',
     'PUBLIC_URL',
     'CORS_ORIGIN',
     'METRICS_TOKEN',
@@ -117,6 +118,7 @@ describe('the built server', () => {
     ['FIREBASE_AUTH_EMULATOR_HOST', ' '],
     ['FIREBASE_PROJECT_ID', 'demo-mediagen'],
     ['ARTIFACT_URL_SECRET', 'short'],
+    ['ACCOUNT_TRACE_SECRET', 'short'],
     ['PUBLIC_URL', 'http://api.mediagen.example'],
     ['MEDIAGEN_MODE', 'dev'],
   ])('refuses to start with an unsafe %s', async (name, value) => {

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSimulator, type FaultRule, type Simulator } from '../simulator/src/index';
-import { ERROR_MESSAGES, type Generation, type GenerationKind } from '../shared/src/index';
-import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers } from '../worker/src/index';
-import { createTestContext, REDIS_URL, type TestApp, type TestContext } from '../server/test/support/app';
-import { createTestUser } from '../server/test/support/users';
+import { createSimulator, type FaultRule, type Simulator } from '@mediagen/simulator';
+import { ERROR_MESSAGES, type Generation, type GenerationKind } from '@mediagen/shared';
+import type { GenerationWorkers } from '@mediagen/worker';
+import {
+  createTestContext,
+  createTestUser,
+  startTestWorkers,
+  type TestApp,
+  type TestContext,
+} from '@mediagen/server/testing';
 import { REQUESTS, call, finalState, submit, tokens } from './support/api';
 
 /**
@@ -30,26 +35,20 @@ beforeAll(async () => {
   await simulator.listen();
   context = await createTestContext();
   server = await context.start({ JOB_BACKOFF_MS: '100', JOB_ATTEMPTS: '3', RATE_LIMIT_PER_MINUTE: '100000' });
-  workers = await startGenerationWorkers(
-    loadWorkerConfig({
-      MEDIAGEN_MODE: 'development',
-      REDIS_URL,
-      QUEUE_PREFIX: context.prefix,
-      DATA_DIR: context.dataDir,
-      VIDEO_POLL_INTERVAL_MS: '50',
-      STABILITY_TIMEOUT_MS: String(TIMEOUT_MS),
-      WORKER_METRICS_PORT: '0',
-      // Each case here is judged on its own; the circuit breaker (which would hold later image jobs back
-      // after the failures of earlier cases) is the worker suite's to test.
-      BREAKER_VOLUME_THRESHOLD: '1000',
-      ...KEYS,
-      STABILITY_API_BASE: simulator.url,
-      OPENAI_BASE_URL: `${simulator.url}/v1`,
-      MINIMAX_API_BASE: `${simulator.url}/v1`,
-      // Stability's documented 60 s lockout after a 429, shortened so the 429 case ends in seconds.
-      STABILITY_RATE_LIMIT: '150/10000/2000',
-    }),
-  );
+  workers = await startTestWorkers(context, simulator, {
+    VIDEO_POLL_INTERVAL_MS: '50',
+    STABILITY_TIMEOUT_MS: String(TIMEOUT_MS),
+    WORKER_METRICS_PORT: '0',
+    // Each case here is judged on its own; the circuit breaker (which would hold later image jobs back
+    // after the failures of earlier cases) is the worker suite's to test.
+    BREAKER_VOLUME_THRESHOLD: '1000',
+    ...KEYS,
+    STABILITY_API_BASE: simulator.url,
+    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    MINIMAX_API_BASE: `${simulator.url}/v1`,
+    // Stability's documented 60 s lockout after a 429, shortened so the 429 case ends in seconds.
+    STABILITY_RATE_LIMIT: '150/10000/2000',
+  });
 });
 
 afterAll(async () => {
@@ -93,14 +92,21 @@ function expectCompleted(outcome: Outcome): void {
   expect(outcome.tokensAfter).toBe(outcome.tokensBefore - 1);
 }
 
-function expectFailed(outcome: Outcome, code: string, message: string | RegExp): void {
+/**
+ * A failure the provider refused before any paid work gives the token back; once the provider may have
+ * done paid work (it answered, or the call hung or dropped after reaching it), the token is used.
+ */
+function expectFailed(outcome: Outcome, code: string, message: string | RegExp, token: 'refunded' | 'spent'): void {
   expect(outcome.generation.status).toBe('failed');
   expect(outcome.generation.error?.code).toBe(code);
   if (typeof message === 'string') expect(outcome.generation.error?.message).toBe(message);
   else expect(outcome.generation.error?.message).toMatch(message);
-  // A failed generation gives its token back.
-  expect(outcome.tokensAfter).toBe(outcome.tokensBefore);
+  expect(outcome.generation.token).toBe(token);
+  expect(outcome.tokensAfter).toBe(token === 'refunded' ? outcome.tokensBefore : outcome.tokensBefore - 1);
 }
+
+/** MAX_PAID_CALLS (2 by default): calls that may have cost money stop a generation after this many. */
+const PAID_CALLS_SPENT = /the provider could not finish it in the attempts allowed/;
 
 describe('retried, then completed', () => {
   it('image: 429 with Retry-After waits at least that long, then completes', async () => {
@@ -149,34 +155,34 @@ describe('retried, then completed', () => {
   });
 });
 
-describe('failed with the catalogue message, token refunded', () => {
+describe('failed with the catalogue message; the token back unless the provider may have done paid work', () => {
   it('image: 500 every time', async () => {
     expectFailed(
       await run('image', [{ route: 'image', fault: 'http500' }]),
       'IMAGE_PROVIDER_ERROR',
       /^Stability AI error: /,
+      'refunded',
     );
     expect(simulator.stats().requests.image).toBe(3);
   });
 
-  it('image: hangs every time', async () => {
-    expectFailed(await run('image', [{ route: 'image', fault: 'hang' }]), 'IMAGE_FAILED', ERROR_MESSAGES.IMAGE_FAILED);
+  it('image: hangs every time (each hang may have been paid: stopped after two calls)', async () => {
+    expectFailed(await run('image', [{ route: 'image', fault: 'hang' }]), 'IMAGE_FAILED', PAID_CALLS_SPENT, 'spent');
+    expect(simulator.stats().requests.image).toBe(2);
   });
 
-  it('image: malformed every time', async () => {
+  it('image: malformed every time (answered, so paid: stopped after two calls)', async () => {
     expectFailed(
       await run('image', [{ route: 'image', fault: 'malformed' }]),
       'IMAGE_FAILED',
-      ERROR_MESSAGES.IMAGE_FAILED,
+      PAID_CALLS_SPENT,
+      'spent',
     );
+    expect(simulator.stats().requests.image).toBe(2);
   });
 
   it('speech: connection dropped every time', async () => {
-    expectFailed(
-      await run('speech', [{ route: 'speech', fault: 'drop' }]),
-      'SPEECH_FAILED',
-      ERROR_MESSAGES.SPEECH_FAILED,
-    );
+    expectFailed(await run('speech', [{ route: 'speech', fault: 'drop' }]), 'SPEECH_FAILED', PAID_CALLS_SPENT, 'spent');
   });
 
   it("video: the task reports 'Fail'", async () => {
@@ -184,6 +190,7 @@ describe('failed with the catalogue message, token refunded', () => {
       await run('video', [{ route: 'video.query', fault: 'fail-status' }]),
       'VIDEO_FAILED_ON_SERVER',
       ERROR_MESSAGES.VIDEO_FAILED_ON_SERVER,
+      'spent',
     );
   });
 
@@ -192,6 +199,7 @@ describe('failed with the catalogue message, token refunded', () => {
       await run('video', [{ route: 'video.query', fault: 'unknown-status', status: 'Mystery' }]),
       'VIDEO_UNEXPECTED_STATUS',
       `${ERROR_MESSAGES.VIDEO_UNEXPECTED_STATUS}Mystery`,
+      'spent',
     );
   });
 
@@ -200,6 +208,7 @@ describe('failed with the catalogue message, token refunded', () => {
       await run('video', [{ route: 'video.query', fault: 'malformed' }]),
       'VIDEO_INVALID_RESPONSE',
       ERROR_MESSAGES.VIDEO_INVALID_RESPONSE,
+      'spent',
     );
   });
 });

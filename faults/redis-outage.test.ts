@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../simulator/src/index';
-import type { Generation } from '../shared/src/index';
-import { createTestContext, eventually, type TestApp, type TestContext } from '../server/test/support/app';
-import { createTestUser, type TestUser } from '../server/test/support/users';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+import type { Generation } from '@mediagen/shared';
+import { createTestContext, type TestApp, type TestContext } from '@mediagen/server/testing';
+import { createTestUser, type TestUser } from '@mediagen/server/testing';
 import { REQUESTS, call, finalState, submit, tokens } from './support/api';
 import { dedicatedRedis, sleep, spawnWorker, type DedicatedRedis, type WorkerProcess } from './support/processes';
 
@@ -26,6 +26,7 @@ beforeAll(async () => {
     workers.push(
       spawnWorker({
         REDIS_URL: redis.url,
+        DATABASE_URL: context.database.url,
         QUEUE_PREFIX: context.prefix,
         DATA_DIR: context.dataDir,
         SIMULATOR_URL: simulator.url,
@@ -58,17 +59,20 @@ it('stop and restart Redis with jobs queued and running: 503 meanwhile, then eve
     }
   }
   // Two image and two speech slots in all: some jobs run at the provider, the rest wait in Redis.
-  await eventually(async () => {
-    const job = await server.app.generationQueues.getJob('image', accepted[0]!.id);
-    return (await job?.getState()) === 'active' ? true : undefined;
-  }, 10_000);
+  await vi.waitUntil(async () => (await server.app.producer.queue('image').getJobState(accepted[0]!.id)) === 'active', {
+    timeout: 10_000,
+    interval: 50,
+  });
 
   await redis.stop();
 
-  const ready = await eventually(async () => {
-    const answer = await call(server.origin, null, 'GET', '/readyz');
-    return answer.status === 503 ? answer : undefined;
-  }, 10_000);
+  const ready = await vi.waitUntil(
+    async () => {
+      const answer = await call(server.origin, null, 'GET', '/readyz');
+      return answer.status === 503 ? answer : undefined;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
   expect(ready.body).toMatchObject({ error: { code: 'NOT_READY' } });
   const refused = await submit(server.origin, late, REQUESTS.speech);
   expect(refused.status, refused.text).toBe(503);
@@ -82,10 +86,10 @@ it('stop and restart Redis with jobs queued and running: 503 meanwhile, then eve
 
   await redis.start();
 
-  await eventually(
-    async () => ((await call(server.origin, null, 'GET', '/readyz')).status === 200 ? true : undefined),
-    30_000,
-  );
+  await vi.waitUntil(async () => (await call(server.origin, null, 'GET', '/readyz')).status === 200, {
+    timeout: 30_000,
+    interval: 200,
+  });
   const after = await submit(server.origin, late, REQUESTS.speech);
   expect(after.status, after.text).toBe(202);
   accepted.push({ user: late, id: after.body.id });

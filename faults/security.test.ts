@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestApp, type TestContext } from '../server/test/support/app';
-import { createTestUser, type TestUser } from '../server/test/support/users';
-import { EMULATOR_PROJECT_ID } from '../server/test/support/auth-emulator';
+import { createTestContext, type TestApp, type TestContext } from '@mediagen/server/testing';
+import { createTestUser, type TestUser } from '@mediagen/server/testing';
+import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
 import { REQUESTS, call, submit, tokens } from './support/api';
-import { connectSocket } from './support/modules';
+import { io as connectSocket } from 'socket.io-client';
 import { ROOT } from './support/processes';
 
 /** Tokens, secrets, CORS, headers and the per-user request limit, against the real app and emulator. */

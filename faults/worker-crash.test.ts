@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../simulator/src/index';
-import type { GenerationKind } from '../shared/src/index';
-import { createTestContext, eventually, REDIS_URL, type TestApp, type TestContext } from '../server/test/support/app';
-import { createTestUser } from '../server/test/support/users';
+import { QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { GenerationLifecycle, queueName } from '@mediagen/core';
+import { createSimulator, type Simulator } from '@mediagen/simulator';
+import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { createTestContext, REDIS_URL, type TestApp, type TestContext } from '@mediagen/server/testing';
+import { createTestUser } from '@mediagen/server/testing';
 import { REQUESTS, finalState, submit, tokens } from './support/api';
 import { sleep, spawnWorker, type WorkerProcess } from './support/processes';
 
@@ -36,6 +38,7 @@ afterAll(async () => {
 function startWorker(): WorkerProcess {
   const worker = spawnWorker({
     REDIS_URL,
+    DATABASE_URL: context.database.url,
     QUEUE_PREFIX: context.prefix,
     DATA_DIR: context.dataDir,
     SIMULATOR_URL: simulator.url,
@@ -51,10 +54,18 @@ function startWorker(): WorkerProcess {
 
 it('SIGKILL mid-call: every job completes exactly once on another worker, one token each, same video task', async () => {
   const completedEvents = new Map<string, number>();
-  const detach = server.app.generationQueues.onQueueEvent((_kind, event, jobId) => {
-    if (event === 'completed') completedEvents.set(jobId, (completedEvents.get(jobId) ?? 0) + 1);
+  const events = GENERATION_KINDS.map((kind) => {
+    const queueEvents = new QueueEvents(queueName(kind), {
+      connection: context.redis.duplicate({ maxRetriesPerRequest: null }),
+      prefix: context.prefix,
+    });
+    queueEvents.on('completed', ({ jobId }) => completedEvents.set(jobId, (completedEvents.get(jobId) ?? 0) + 1));
+    return queueEvents;
   });
-  const queues = server.app.generationQueues;
+  await Promise.all(events.map((queueEvents) => queueEvents.waitUntilReady()));
+  const queues = server.app.producer;
+  const record = new GenerationLifecycle(server.app.database.db);
+  const providerTask = async (id: string) => (await record.find(id))?.providerTaskId ?? undefined;
   try {
     const first = startWorker();
     await first.ready;
@@ -63,21 +74,21 @@ it('SIGKILL mid-call: every job completes exactly once on another worker, one to
     const video = await submit(server.origin, user, REQUESTS.video);
     expect(video.status).toBe(202);
     // The provider task id is saved before the first poll; from then on a crash must not start another.
-    const taskId = await eventually(
-      async () => (await queues.getJob('video', video.body.id))?.data.video?.taskId,
-      15_000,
-    );
+    const taskId = await vi.waitUntil(() => providerTask(video.body.id), { timeout: 15_000, interval: 50 });
 
     const image = await submit(server.origin, user, REQUESTS.image);
     const speech = await submit(server.origin, user, REQUESTS.speech);
     expect([image.status, speech.status]).toEqual([202, 202]);
     const ids: Record<GenerationKind, string> = { image: image.body.id, video: video.body.id, speech: speech.body.id };
-    await eventually(async () => {
-      const states = await Promise.all(
-        (['image', 'speech'] as const).map(async (kind) => (await queues.getJob(kind, ids[kind]))?.getState()),
-      );
-      return states.every((state) => state === 'active') ? true : undefined;
-    }, 10_000);
+    await vi.waitUntil(
+      async () => {
+        const states = await Promise.all(
+          (['image', 'speech'] as const).map((kind) => queues.queue(kind).getJobState(ids[kind])),
+        );
+        return states.every((state) => state === 'active');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     await sleep(300);
     const requestsBeforeKill = simulator.stats().requests;
     // Both provider calls are open at the simulator (it answers after PROVIDER_LATENCY_MS).
@@ -86,7 +97,7 @@ it('SIGKILL mid-call: every job completes exactly once on another worker, one to
 
     first.kill('SIGKILL');
     expect(await first.exited).toBeNull(); // killed by a signal, not exited
-    expect(await queues.getJob('image', ids.image).then((job) => job?.getState())).toBe('active');
+    expect(await queues.queue('image').getJobState(ids.image)).toBe('active');
 
     const second = startWorker();
     await second.ready;
@@ -113,15 +124,33 @@ it('SIGKILL mid-call: every job completes exactly once on another worker, one to
     // Give a duplicate completion time to show up before counting.
     await sleep(1500);
     for (const id of Object.values(ids)) expect(completedEvents.get(id), id).toBe(1);
-    expect((await queues.getJob('video', ids.video))?.data.video?.taskId).toBe(taskId);
+    expect(await providerTask(ids.video)).toBe(taskId);
     expect(simulator.stats().videoTasksCreated).toBe(1);
     expect(simulator.stats().requests['video.create']).toBe(1);
     // One token per job: the allowance is image 1, video 1, speech 2; nothing refunded, nothing charged twice.
     expect(await tokens(server.origin, user)).toEqual({ image: 0, video: 0, speech: 1 });
-    const charges = await context.redis.keys(`${context.prefix}:{${user.uid}}:charge:*`);
-    expect(charges).toEqual([]); // every charge settled
+    // Every charge settled as spent, once: the ledger has one charge and one spend per generation.
+    const movements = await server.app.database.db
+      .selectFrom('token_ledger')
+      .select(['generation_id', 'movement'])
+      .where('uid', '=', user.uid)
+      .orderBy('id')
+      .execute();
+    expect(
+      movements
+        .filter((row) => row.movement === 'charge')
+        .map((row) => row.generation_id)
+        .sort(),
+    ).toEqual(Object.values(ids).sort());
+    expect(
+      movements
+        .filter((row) => row.movement === 'spend')
+        .map((row) => row.generation_id)
+        .sort(),
+    ).toEqual(Object.values(ids).sort());
+    expect(movements.filter((row) => row.movement === 'refund')).toEqual([]);
     expect(second.alive()).toBe(true);
   } finally {
-    detach();
+    await Promise.all(events.map((queueEvents) => queueEvents.close()));
   }
 }, 180_000);

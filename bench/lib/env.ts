@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-export { freePort } from '../../scripts/lib/processes';
+export { freePort } from '@mediagen/scripts/processes';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,4 +1,4 @@
-import { connectSocket as connectUntyped } from './modules';
+import { io as connectUntyped } from 'socket.io-client';
 
 /** The part of a socket.io-client socket used here (its full types do not resolve from this folder). */
 export interface Socket {

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import { REDIS_URL, deleteKeys, freePort, spawnTs, type Child } from './env';
 
-/** One isolated set of processes (server, workers, simulator) on its own key prefix and data dir. */
+/** One isolated set of processes (server, workers, simulator) on its own database, key prefix and data dir. */
 export class BenchStack {
   readonly prefix = `bench-${randomUUID()}`;
   readonly dataDir = mkdtempSync(join(tmpdir(), 'mediagen-bench-'));
   private readonly children: Child[] = [];
+  private record: Promise<TestDatabase> | undefined;
   simulatorUrl = '';
   simulatorProcess: Child | undefined;
 
@@ -31,10 +33,17 @@ export class BenchStack {
     return this.simulatorUrl;
   }
 
+  /** This stack's PostgreSQL database (created and migrated on first use, dropped by `stop`). */
+  async databaseUrl(): Promise<string> {
+    this.record ??= createTestDatabase('bench');
+    return (await this.record).url;
+  }
+
   async server(emulatorHost: string, env: Record<string, string> = {}): Promise<{ origin: string; child: Child }> {
     const port = await freePort();
     const child = this.track(
       spawnTs('server/src/main.ts', {
+        DATABASE_URL: await this.databaseUrl(),
         REDIS_URL,
         QUEUE_PREFIX: this.prefix,
         DATA_DIR: this.dataDir,
@@ -54,6 +63,7 @@ export class BenchStack {
   async worker(env: Record<string, string> = {}): Promise<Child> {
     const child = this.track(
       spawnTs('worker/src/main.ts', {
+        DATABASE_URL: await this.databaseUrl(),
         REDIS_URL,
         QUEUE_PREFIX: this.prefix,
         DATA_DIR: this.dataDir,
@@ -75,6 +85,7 @@ export class BenchStack {
     await Promise.allSettled(this.children.map((child) => child.stop()));
     // The prefix and variants of it (`<prefix>-local`), all of this stack.
     await deleteKeys(`${this.prefix}*`);
+    await this.record?.then((database) => database.drop());
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,5 @@
-import { Redis } from 'ioredis';
-import { userKeys } from '../../core/src/redis-keys';
-import { ensureAuthEmulator, type RunningEmulator } from '../../server/test/support/auth-emulator';
-import { REDIS_URL } from './env';
+import pg from 'pg';
+import { ensureAuthEmulator, type RunningEmulator } from '@mediagen/testing';
 
 export interface BenchUser {
   uid: string;
@@ -48,19 +46,19 @@ export async function createUsers(host: string, count: number, parallel = 16): P
 
 /**
  * A user holds 1 image, 1 video and 2 speech tokens, so a throughput run would mostly measure 402s.
- * The bench owns its key prefix and writes large balances straight into the quota ledger's hashes.
+ * The bench owns its database and opens each account with a large balance, as an operator grant would.
  */
-export async function seedLargeBalances(prefix: string, users: readonly BenchUser[]): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  const pipeline = redis.pipeline();
-  for (const user of users) {
-    pipeline.hset(userKeys(prefix, user.uid).quota, {
-      image: 1_000_000,
-      video: 1_000_000,
-      speech: 1_000_000,
-      lastReset: Date.now(),
-    });
+export async function seedLargeBalances(databaseUrl: string, users: readonly BenchUser[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight)
+       select uid, now(), 1000000, 1000000, 1000000, 0 from unnest($1::text[]) as uid
+       on conflict (uid) do update set image_tokens = 1000000, video_tokens = 1000000, speech_tokens = 1000000`,
+      [users.map((user) => user.uid)],
+    );
+  } finally {
+    await client.end();
   }
-  await pipeline.exec();
-  await redis.quit();
 }

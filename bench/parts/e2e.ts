@@ -1,12 +1,11 @@
 import { REDIS_URL, median, now, percentile, sleep, spawnTs } from '../lib/env';
-import { Queue, QueueEvents } from '../lib/modules';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { closeAll, connectMany } from '../lib/sockets';
 import { BenchStack } from '../lib/stack';
 import { seedLargeBalances } from '../lib/users';
 import type { BenchContext } from '../run';
-import { queueName } from '../../core/src/generation-queues';
-import { connectRedis } from '../../core/src/redis';
+import { queueName, connectRedis } from '@mediagen/core';
 
 /** The steady rate, then one this machine sustains with cores to spare (what overhead alone costs). */
 const RATES = (process.env.BENCH_E2E_RATES ?? '200,20').split(',').map(Number);
@@ -38,7 +37,7 @@ async function measureAt(context: BenchContext, rate: number): Promise<Figure[]>
   try {
     await stack.simulator(0);
     await stack.worker({ CONCURRENCY_IMAGE: '50' });
-    await seedLargeBalances(stack.prefix, users);
+    await seedLargeBalances(await stack.databaseUrl(), users);
     const { origin } = await stack.server(context.emulatorHost, { MAX_IN_FLIGHT_PER_USER: '1000' });
     const completedAt = new Map<string, number>();
     const sockets = await connectMany(

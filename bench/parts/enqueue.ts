@@ -75,6 +75,7 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     const localPort = await freePort();
     const local = stack.track(
       spawnTs('bench/targets/api-local-verify.ts', {
+        DATABASE_URL: await stack.databaseUrl(),
         REDIS_URL,
         QUEUE_PREFIX: `${stack.prefix}-local`,
         DATA_DIR: stack.dataDir,
@@ -88,8 +89,7 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     await local.waitFor(/listening/);
     await waitHttp(`http://127.0.0.1:${localPort}/readyz`, local);
     const users = context.users.slice(0, 1500);
-    await seedLargeBalances(stack.prefix, users);
-    await seedLargeBalances(`${stack.prefix}-local`, users);
+    await seedLargeBalances(await stack.databaseUrl(), users);
     // Steady state is measured: a running server has seen its users' tokens before.
     await warmUp(origin, users);
     await warmUp(`http://127.0.0.1:${localPort}`, users);

@@ -1,12 +1,11 @@
-import { randomInt } from 'node:crypto';
 import { REDIS_URL, sleep } from '../lib/env';
-import { Queue } from '../lib/modules';
+import { recordedImageJobs } from '../lib/recorded-jobs';
+import { Queue } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { closeAll, connectMany } from '../lib/sockets';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
-import { connectRedis } from '../../core/src/redis';
-import { generationJobOptions, newGenerationId, queueName } from '../../core/src/generation-queues';
+import { connectRedis, queueName } from '@mediagen/core';
 
 const SOCKETS = 1000;
 
@@ -31,23 +30,14 @@ export async function memoryBench(context: BenchContext): Promise<Figure[]> {
     const worker = await stack.worker({ CONCURRENCY_IMAGE: '50' });
     await sleep(1000);
     const workerIdle = worker.rssMb();
+    const recorded = await recordedImageJobs(await stack.databaseUrl(), 300, {
+      prompt: 'a lighthouse',
+      width: 512,
+      height: 512,
+    });
     const producer = await connectRedis(REDIS_URL, 'producer');
     const queue = new Queue(queueName('image'), { connection: producer, prefix: stack.prefix });
-    await queue.addBulk(
-      Array.from({ length: 300 }, (_, index) => {
-        const id = newGenerationId('image');
-        return {
-          name: 'image',
-          data: {
-            uid: `bench-${index}`,
-            kind: 'image',
-            createdAt: Date.now(),
-            request: { prompt: 'a lighthouse', width: 512, height: 512, seed: randomInt(1000) },
-          },
-          opts: generationJobOptions(id, { attempts: 1, backoffMs: 0 }),
-        };
-      }),
-    );
+    await queue.addBulk(recorded);
     let peak = 0;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {

@@ -1,10 +1,10 @@
 import { REDIS_URL, freePort, percentile, sleep, spawnTs, type Child } from '../lib/env';
-import { Queue } from '../lib/modules';
+import { Queue } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { closeAll, connectMany, type Update } from '../lib/sockets';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
-import { connectRedis } from '../../core/src/redis';
+import { connectRedis } from '@mediagen/core';
 
 const CLIENTS = Number(process.env.BENCH_PROGRESS_CLIENTS ?? 500);
 const STEPS = 30;

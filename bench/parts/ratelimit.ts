@@ -1,11 +1,11 @@
 import { cpus } from 'node:os';
 import { REDIS_URL, sleep, type Child } from '../lib/env';
-import { Queue, QueueEvents } from '../lib/modules';
+import { recordedImageJobs } from '../lib/recorded-jobs';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
-import { connectRedis } from '../../core/src/redis';
-import { generationJobOptions, newGenerationId, queueName } from '../../core/src/generation-queues';
+import { connectRedis, queueName } from '@mediagen/core';
 
 const PROCESSES = 4;
 /** Stability's documented limit, which the simulator enforces by default: 150 per 10 s, then 60 s out. */
@@ -42,20 +42,14 @@ export async function rateLimitBench(_context: BenchContext): Promise<Figure[]> 
     events.on('completed', () => completedAt.push(Date.now()));
 
     const jobs = LIMIT.max * WINDOWS;
+    const recorded = await recordedImageJobs(await stack.databaseUrl(), jobs, {
+      prompt: 'a lighthouse',
+      width: 1024,
+      height: 1024,
+      seed: 1,
+    });
     const cpuBefore = workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0);
-    await queue.addBulk(
-      Array.from({ length: jobs }, (_, index) => ({
-        name: 'image',
-        data: {
-          uid: `bench-${index}`,
-          kind: 'image',
-          createdAt: Date.now(),
-          // One prompt and seed: the simulator serves its cached render and counts each request on arrival.
-          request: { prompt: 'a lighthouse', width: 1024, height: 1024, seed: 1 },
-        },
-        opts: generationJobOptions(newGenerationId('image'), { attempts: 1, backoffMs: 0 }),
-      })),
-    );
+    await queue.addBulk(recorded);
     const deadline = Date.now() + WINDOWS * (LIMIT.windowMs + 2000) + LIMIT.lockoutMs;
     while (completedAt.length < jobs && Date.now() < deadline) await sleep(100);
 

@@ -1,11 +1,11 @@
 import { cpus } from 'node:os';
 import { REDIS_URL, sleep, type Child } from '../lib/env';
-import { Queue, QueueEvents } from '../lib/modules';
+import { recordedImageJobs } from '../lib/recorded-jobs';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
-import { connectRedis } from '../../core/src/redis';
-import { generationJobOptions, newGenerationId, queueName } from '../../core/src/generation-queues';
+import { connectRedis, queueName } from '@mediagen/core';
 
 const PROCESS_COUNTS = [1, 2, 4];
 const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 10);
@@ -51,22 +51,16 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
         workers: workers.reduce((sum, worker) => sum + worker.cpuSeconds(), 0),
         simulator: stack.simulatorProcess!.cpuSeconds(),
       });
+      const recorded = await recordedImageJobs(await stack.databaseUrl(), jobs, {
+        prompt: 'a lighthouse',
+        width: 512,
+        height: 512,
+        seed: 1,
+      });
       const cpuBefore = cpu();
       const redisBefore = await redisCpuSeconds(producer);
       const started = Date.now();
-      await queue.addBulk(
-        Array.from({ length: jobs }, (_, index) => ({
-          name: 'image',
-          data: {
-            uid: `bench-${index}`,
-            kind: 'image',
-            createdAt: Date.now(),
-            // One seed: the simulator serves its cached render, so its PNG encoder is not what is measured.
-            request: { prompt: 'a lighthouse', width: 512, height: 512, seed: 1 },
-          },
-          opts: generationJobOptions(newGenerationId('image'), { attempts: 1, backoffMs: 0 }),
-        })),
-      );
+      await queue.addBulk(recorded);
       const deadline = Date.now() + 60_000;
       while (completed < jobs && Date.now() < deadline) await sleep(50);
       const elapsedS = Math.max(1, lastAt - started) / 1000;

@@ -3,8 +3,7 @@
  * firebase-admin, which in emulator mode also asks the emulator for the account on every call. It tells
  * how much of the API's cost is that emulator round trip rather than the server's own work.
  */
-import { buildApp } from '../../server/src/app';
-import { loadConfig } from '../../server/src/config';
+import { buildApp, loadConfig } from '@mediagen/server';
 
 const config = loadConfig(process.env);
 const app = await buildApp(config, {
@@ -39,6 +38,8 @@ const app = await buildApp(config, {
         validSinceMs: null,
       };
     },
+    deleteAccount: async () => undefined,
+    forget: () => undefined,
     close: async () => undefined,
   },
 });

@@ -1,7 +1,7 @@
 /** The enqueue ceiling: a bare Fastify route that does one BullMQ add, no auth, quota or validation. */
-import Fastify from '../../server/node_modules/fastify/fastify.js';
-import { Queue } from '../lib/modules';
-import { connectRedis } from '../../core/src/redis';
+import Fastify from 'fastify';
+import { Queue } from 'bullmq';
+import { connectRedis } from '@mediagen/core';
 
 const redis = await connectRedis(process.env.REDIS_URL!, 'producer');
 const queue = new Queue('bare-enqueue', { connection: redis, prefix: process.env.QUEUE_PREFIX! });

@@ -3,9 +3,9 @@
  * (no auth, no job re-read). Clients connect with `auth: { uid }`; the owner rides in the job id.
  */
 import { createServer } from 'node:http';
-import { Server } from '../../server/node_modules/socket.io/dist/index.js';
-import { QueueEvents } from '../lib/modules';
-import { connectRedis } from '../../core/src/redis';
+import { Server } from 'socket.io';
+import { QueueEvents } from 'bullmq';
+import { connectRedis } from '@mediagen/core';
 
 const http = createServer();
 const io = new Server(http, { serveClient: false });

@@ -3,8 +3,8 @@
  * INTERVAL_MS and the send times are printed at the end (for the latency from updateProgress to a
  * client). `noop`: returns at once (the raw BullMQ round trip).
  */
-import { Worker } from '../lib/modules';
-import { connectRedis } from '../../core/src/redis';
+import { Worker } from 'bullmq';
+import { connectRedis } from '@mediagen/core';
 
 const mode = process.env.MODE ?? 'noop';
 const steps = Number(process.env.STEPS ?? 50);

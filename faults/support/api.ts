@@ -1,6 +1,6 @@
-import type { Generation, GenerationRequestInput, Me } from '../../shared/src/index';
-import { eventually } from '../../server/test/support/app';
-import type { TestUser } from '../../server/test/support/users';
+import type { Generation, GenerationRequestInput, Me } from '@mediagen/shared';
+import { vi } from 'vitest';
+import type { TestUser } from '@mediagen/server/testing';
 
 export const REQUESTS = {
   image: { kind: 'image', prompt: 'a lighthouse at dusk' },
@@ -51,9 +51,12 @@ export async function tokens(origin: string, user: TestUser): Promise<Me['tokens
 
 /** Reads the generation until it has ended (completed, failed or canceled). */
 export async function finalState(origin: string, user: TestUser, id: string, timeoutMs: number): Promise<Generation> {
-  return eventually(async () => {
-    const answer = await call<Generation>(origin, user, 'GET', `/api/generations/${id}`).catch(() => undefined);
-    if (answer?.status !== 200) return undefined;
-    return ['completed', 'failed', 'canceled'].includes(answer.body.status) ? answer.body : undefined;
-  }, timeoutMs);
+  return vi.waitUntil(
+    async () => {
+      const answer = await call<Generation>(origin, user, 'GET', `/api/generations/${id}`).catch(() => undefined);
+      if (answer?.status !== 200) return undefined;
+      return ['completed', 'failed', 'canceled'].includes(answer.body.status) ? answer.body : undefined;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../scripts/lib/processes';
+import { freePort } from '@mediagen/scripts/processes';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -12,11 +12,6 @@ export interface RequestByKind {
 }
 
 /**
- * A job points at its generation (the job id is the generation id): the record holds the request and the
- * state, so nothing here can disagree with it. What a job keeps is its own step state, and what it must
- * not lose if the record cannot be reached for a moment.
- */
-/**
  * A job names its generation (the job id is the generation id) and carries no personal data: the owner,
  * the prompt and the request are in the record, so deleting the record leaves nothing of the user here.
  */

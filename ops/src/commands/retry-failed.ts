@@ -38,11 +38,7 @@ export async function retryFailed(
       continue;
     }
     await ctx.queues[kind].remove(id).catch(() => 0);
-    await ctx.queues[kind].add(
-      kind,
-      { kind },
-      generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention),
-    );
+    await ctx.queues[kind].add(kind, { kind }, generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention));
     outcomes.push({ ...base, result: 'retried', charged: !options.free });
   }
   return outcomes;
