@@ -47,6 +47,15 @@ async function completed(user: TestUser, request: GenerationRequestInput = speec
   );
 }
 
+async function recordedRequests(...ids: string[]): Promise<Record<string, Record<string, unknown>>> {
+  const rows = await server.app.database.db
+    .selectFrom('generations')
+    .select(['id', 'request'])
+    .where('id', 'in', ids)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.id, row.request as Record<string, unknown>]));
+}
+
 const artifactFiles = async () => readdir(context.config().artifactsDir).catch(() => [] as string[]);
 
 describe('DELETE /api/generations/:id', () => {
@@ -93,6 +102,52 @@ describe('DELETE /api/generations/:id', () => {
     expect((await stranger.remove(generation.id)).status).toBe(404);
     expect((await apiClient(server.origin, owner).get(generation.id)).body.status).toBe('completed');
     expect((await fetch(generation.result!.url)).status).toBe(200);
+  });
+});
+
+describe('POST /api/generations/:id/again', () => {
+  it('makes a new generation with the same settings, charged as usual; an image gets a new seed', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const first = await completed(user, speechRequest('Read this twice'));
+    const again = await api.runAgain(first.id);
+    expect(again.status).toBe(202);
+    expect(again.body.id).not.toBe(first.id);
+    expect(again.body.prompt).toBe('Read this twice');
+    const requests = await recordedRequests(first.id, again.body.id);
+    expect(requests[again.body.id]).toEqual(requests[first.id]);
+    expect((await api.me()).body.tokens.speech).toBe(0);
+    // Out of tokens now: refused like any submission, nothing made.
+    expect((await api.runAgain(first.id)).status).toBe(402);
+    expect((await api.list('?kind=speech')).body.items).toHaveLength(2);
+  });
+
+  it('asks for another picture: same settings, a new seed', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const first = await completed(user, { kind: 'image', prompt: 'a red kite over dunes', width: 768, height: 512 });
+    await server.app.database.db
+      .updateTable('accounts')
+      .set((eb) => ({ image_tokens: eb('image_tokens', '+', 1) }))
+      .where('uid', '=', user.uid)
+      .execute();
+    const again = await api.runAgain(first.id);
+    expect(again.status).toBe(202);
+    const requests = await recordedRequests(first.id, again.body.id);
+    const { seed: firstSeed, ...firstSettings } = requests[first.id]!;
+    const { seed: againSeed, ...againSettings } = requests[again.body.id]!;
+    expect(againSettings).toEqual(firstSettings);
+    expect(againSettings).toMatchObject({ width: 768, height: 512 });
+    expect(againSeed).not.toBe(firstSeed);
+  });
+
+  it("answers 404 for someone else's generation and charges nothing", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    const generation = await completed(owner);
+    const answer = await apiClient(server.origin, other).runAgain(generation.id);
+    expect(answer.status).toBe(404);
+    expect((await apiClient(server.origin, other).me()).body.tokens).toEqual({ image: 1, video: 1, speech: 2 });
   });
 });
 

@@ -14,6 +14,7 @@ const ServicesPage = lazyPage(() => import('./routes/services'), 'ServicesPage')
 const PricingPage = lazyPage(() => import('./routes/pricing'), 'PricingPage');
 const GuidePage = lazyPage(() => import('./routes/guide'), 'GuidePage');
 const DashboardPage = lazyPage(() => import('./routes/dashboard'), 'DashboardPage');
+const LibraryPage = lazyPage(() => import('./routes/library'), 'LibraryPage');
 const LoginPage = lazyPage(() => import('./routes/login'), 'LoginPage');
 const PaymentPage = lazyPage(() => import('./routes/payment'), 'PaymentPage');
 const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
@@ -29,6 +30,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/pricing', element: <PricingPage /> },
       { path: '/guide', element: <GuidePage /> },
       { path: '/dashboard', element: <DashboardPage /> },
+      { path: '/library', element: <LibraryPage /> },
       { path: '/login', element: <LoginPage /> },
       { path: '/payment', element: <PaymentPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -42,6 +42,8 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     throw new ApiRequestError(0, 'NOT_READY', ERROR_MESSAGES.NOT_READY);
   }
   if (!response.ok) throw await toApiRequestError(response);
+  // 204: the route answers nothing (a delete), and T is void.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
 

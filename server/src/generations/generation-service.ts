@@ -146,6 +146,17 @@ export class GenerationService {
     }
   }
 
+  /**
+   * A new generation with the settings of one of the caller's own, charged like any other. An image gets
+   * a new seed: running a prompt again asks for another picture, not the same one.
+   */
+  async runAgain(user: AuthUser, id: string, idempotencyKey?: string): Promise<SubmitOutcome> {
+    const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
+    if (record === null) throw notFound();
+    const { seed: _seed, ...settings } = record.request;
+    return this.submit(user, { kind: record.kind, ...settings }, idempotencyKey);
+  }
+
   async get(user: AuthUser, id: string): Promise<Generation> {
     const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
     if (record === null) throw notFound();

@@ -10,7 +10,7 @@ import {
 import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { currentUser } from '../plugins/auth';
 
-/** /api/generations: submit, read, list, cancel and delete the caller's own generations. */
+/** /api/generations: submit, run again, read, list, cancel and delete the caller's own generations. */
 export const generationRoutes: FastifyPluginAsync = async (app) => {
   const routes = withSharedSchemas(app);
 
@@ -34,6 +34,23 @@ export const generationRoutes: FastifyPluginAsync = async (app) => {
       const key = Array.isArray(header) ? header[0] : header;
       const { generation, replayed } = await app.generations.submit(currentUser(request), request.body, key);
       // A repeat of an Idempotency-Key answers 202 too, with the generation's current state.
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(202).send(generation);
+    },
+  );
+
+  routes.post(
+    '/generations/:id/again',
+    {
+      schema: {
+        params: generationIdParamsSchema,
+        response: { 202: generationSchema, ...commonErrorResponses, 402: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+      const key = Array.isArray(header) ? header[0] : header;
+      const { generation, replayed } = await app.generations.runAgain(currentUser(request), request.params.id, key);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(202).send(generation);
     },

@@ -37,6 +37,7 @@ export function apiClient(origin: string, user: TestUser) {
     get: (id: string) => call('GET', `/api/generations/${id}`),
     list: (query = '') => call('GET', `/api/generations${query}`),
     cancel: (id: string) => call('POST', `/api/generations/${id}/cancel`),
+    runAgain: (id: string) => call('POST', `/api/generations/${id}/again`),
     remove: (id: string) => call('DELETE', `/api/generations/${id}`),
     closeAccount: (body: unknown = { confirm: true }) => call('DELETE', '/api/me', body),
     me: () => call('GET', '/api/me'),

@@ -1,6 +1,7 @@
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { GridIcon, LogoutIcon } from '@/components/ui/icons';
 import { Logo } from '@/components/ui/Logo';
+import { AccountMenu } from '@/features/account/components/AccountMenu';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { ThemeToggle } from '@/features/theme/components/ThemeToggle';
 import { useAuthStore } from '@/stores/auth-store';
@@ -48,6 +49,7 @@ export function TopBar() {
                 <LogoutIcon className="size-4" />
                 <span className="sr-only sm:not-sr-only">Logout</span>
               </button>
+              <AccountMenu />
             </>
           ) : (
             pathname !== '/login' && (

@@ -40,8 +40,12 @@ export const POLICIES: Record<PolicyId, Policy> = {
         body: 'Only to run the service: to generate your media, deliver it to you, enforce limits and keep the service safe. Prompts are sent to our generation providers solely to produce your results.',
       },
       {
+        heading: 'How long we keep it',
+        body: 'Your generations and their files stay in your library until you delete them, or, where your plan has a retention period, until it ends: the file is then deleted and the library shows the item as expired.',
+      },
+      {
         heading: 'Your choices',
-        body: 'You can sign out at any time and ask us to delete your account and generated media. Your theme preference and sign-in state are stored in your browser only.',
+        body: 'You can delete any generation from your library, and delete your whole account from the account menu: your sign-in account, generations, files and sessions are deleted at once. So that deleting and signing up again does not renew free tokens, we keep an anonymous trace until the 30-day token period ends: a one-way hash of your email and how many tokens you used in that period. Your theme preference and sign-in state are stored in your browser only.',
       },
     ],
   },

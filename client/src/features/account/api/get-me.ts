@@ -25,3 +25,8 @@ export function useMe(enabled: boolean) {
 
   return { me, refresh };
 }
+
+/** Closes the account: the server deletes its generations, files and sessions, and the sign-in account. */
+export function closeAccount(): Promise<void> {
+  return apiRequest<void>('/api/me', { method: 'DELETE', body: { confirm: true } });
+}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
 import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
-import { downloadImage } from '../utils/download-image';
+import { downloadFile } from '../utils/download-file';
 import { GenerateButton } from './GenerateButton';
 import { GenerationProgress } from './GenerationProgress';
 import { PanelCard } from './PanelCard';
@@ -27,7 +27,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       return;
     }
     try {
-      await downloadImage(image.url, imageDownloadName(Date.now()));
+      await downloadFile(image.url, imageDownloadName(Date.now()));
       notify.success('Image downloaded successfully!');
     } catch {
       notify.error('Failed to download image');

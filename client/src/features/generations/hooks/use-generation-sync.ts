@@ -1,4 +1,9 @@
-import { GENERATION_UPDATE_EVENT, type ClientToServerEvents, type ServerToClientEvents } from '@mediagen/shared';
+import {
+  GENERATION_REMOVED_EVENT,
+  GENERATION_UPDATE_EVENT,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@mediagen/shared';
 import { useEffect } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { requireAppConfig } from '@/config/app-config';
@@ -17,7 +22,7 @@ const REFUSED_HANDSHAKE_RETRY_MS = 5000;
  */
 export function useGenerationSync(signedIn: boolean): void {
   useEffect(() => {
-    const { received, resynced, cleared } = useGenerationsStore.getState();
+    const { received, resynced, removed, cleared } = useGenerationsStore.getState();
     if (!signedIn) {
       cleared();
       return;
@@ -48,6 +53,7 @@ export function useGenerationSync(signedIn: boolean): void {
     });
     const session = keepSocketAuthenticated(socket, () => getIdToken(true));
     socket.on(GENERATION_UPDATE_EVENT, received);
+    socket.on(GENERATION_REMOVED_EVENT, ({ id }) => removed(id));
     socket.on('connect', () => {
       if (handshakeToken !== null) session.connected(handshakeToken);
       resync();

@@ -53,6 +53,23 @@ export function applyResync(state: GenerationsState, items: readonly Generation[
   return next;
 }
 
+/** Pages read by the library: what they hold is folded in by the version rule, panels stay as they are. */
+export function applyLoaded(state: GenerationsState, items: readonly Generation[]): GenerationsState {
+  return items.reduce(applyUpdate, state);
+}
+
+/** A generation its owner deleted (here, in another tab or on another device) is forgotten everywhere. */
+export function applyRemoved(state: GenerationsState, id: string): GenerationsState {
+  const held = state.byId[id];
+  if (held === undefined) return state;
+  const { [id]: _removed, ...byId } = state.byId;
+  const currentIdByKind =
+    state.currentIdByKind[held.kind] === id
+      ? Object.fromEntries(Object.entries(state.currentIdByKind).filter(([kind]) => kind !== held.kind))
+      : state.currentIdByKind;
+  return { ...state, byId, currentIdByKind };
+}
+
 export function applyDismissed(state: GenerationsState, kind: GenerationKind): GenerationsState {
   const currentId = state.currentIdByKind[kind];
   if (currentId === undefined) return state;

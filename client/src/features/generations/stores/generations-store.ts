@@ -2,6 +2,8 @@ import type { Generation, GenerationKind } from '@mediagen/shared';
 import { create } from 'zustand';
 import {
   applyDismissed,
+  applyLoaded,
+  applyRemoved,
   applyResync,
   applyStarted,
   applyUpdate,
@@ -13,6 +15,8 @@ interface GenerationsActions {
   received: (update: Generation) => void;
   started: (generation: Generation) => void;
   resynced: (items: readonly Generation[]) => void;
+  loaded: (items: readonly Generation[]) => void;
+  removed: (id: string) => void;
   dismissed: (kind: GenerationKind) => void;
   cleared: () => void;
 }
@@ -26,6 +30,8 @@ export const useGenerationsStore = create<GenerationsState & GenerationsActions>
   received: (update) => set((state) => applyUpdate(state, update)),
   started: (generation) => set((state) => applyStarted(state, generation)),
   resynced: (items) => set((state) => applyResync(state, items)),
+  loaded: (items) => set((state) => applyLoaded(state, items)),
+  removed: (id) => set((state) => applyRemoved(state, id)),
   dismissed: (kind) => set((state) => applyDismissed(state, kind)),
   cleared: () => set(EMPTY_GENERATIONS),
 }));

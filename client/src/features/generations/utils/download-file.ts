@@ -1,10 +1,10 @@
 /**
- * Saves an image under the given name. The image is served from the API's origin, where the
- * download attribute is ignored, so it is fetched into a same-origin blob URL first.
+ * Saves a result file under the given name. Files are served from the API's origin, where the
+ * download attribute is ignored, so each is fetched into a same-origin blob URL first.
  */
-export async function downloadImage(url: string, fileName: string): Promise<void> {
+export async function downloadFile(url: string, fileName: string): Promise<void> {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`Image download failed with HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`Download failed with HTTP ${response.status}`);
   const blobUrl = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = blobUrl;

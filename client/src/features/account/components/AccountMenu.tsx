@@ -1,0 +1,80 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { UsersIcon } from '@/components/ui/icons';
+import { useAuthStore } from '@/stores/auth-store';
+
+const DeleteAccountDialog = lazy(async () => ({
+  default: (await import('./DeleteAccountDialog')).DeleteAccountDialog,
+}));
+
+/** The signed-in user's menu: who they are, their library, and closing the account. */
+export function AccountMenu() {
+  const email = useAuthStore((state) => state.email);
+  const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const menuId = useId();
+  const container = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('mousedown', closeOutside);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
+  }, [open]);
+
+  return (
+    <div ref={container} className="relative">
+      <button
+        type="button"
+        className="btn-icon"
+        aria-label="Account"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <UsersIcon />
+      </button>
+      {open && (
+        <div
+          id={menuId}
+          className="absolute right-0 z-50 mt-2 grid w-64 gap-1 rounded-2xl border border-slate-200 bg-white p-2 shadow-xl dark:border-slate-800 dark:bg-slate-900"
+        >
+          <p className="truncate px-3 py-2 text-sm text-slate-500 dark:text-slate-400" title={email}>
+            Signed in as <span className="font-medium text-slate-800 dark:text-slate-100">{email}</span>
+          </p>
+          <Link
+            to="/library"
+            className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+            onClick={() => setOpen(false)}
+          >
+            Your library
+          </Link>
+          <button
+            type="button"
+            className="rounded-lg px-3 py-2 text-left text-sm font-medium text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-500/10"
+            onClick={() => {
+              setOpen(false);
+              setDeleting(true);
+            }}
+          >
+            Delete account…
+          </button>
+        </div>
+      )}
+      {deleting && (
+        <Suspense fallback={null}>
+          <DeleteAccountDialog onClose={() => setDeleting(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
