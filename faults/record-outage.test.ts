@@ -151,6 +151,8 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
     accepted.slice(from).map(({ user, id }) => finalState(server.origin, user, id, 90_000)),
   );
   for (const generation of ended) expect(['completed', 'failed']).toContain(generation.status);
+  // Their jobs were gone: it was the reconciler that put them back.
+  expect(workers.flatMap((worker) => worker.output).join('')).toMatch(/reconciler: [1-9]\d* requeued/);
   expect(workers.every((worker) => worker.alive())).toBe(true);
   await expectBalancesAddUp();
 

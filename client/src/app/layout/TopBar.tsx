@@ -7,6 +7,12 @@ import { ThemeToggle } from '@/features/theme/components/ThemeToggle';
 import { useAuthStore } from '@/stores/auth-store';
 import { NAV_ITEMS } from './nav-items';
 
+/** After the account is closed on the server, this browser's Firebase session goes too (loaded on demand). */
+async function signOutHere(): Promise<void> {
+  const { signOutEverywhere } = await import('@/features/auth/api/auth-actions');
+  await signOutEverywhere();
+}
+
 export function TopBar() {
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
   const { pathname } = useLocation();
@@ -25,7 +31,7 @@ export function TopBar() {
                   to={item.to}
                   end
                   className={({ isActive }) =>
-                    `rounded-lg px-3 py-2 text-sm font-medium transition ${
+                    `rounded-lg px-2 py-2 text-sm font-medium whitespace-nowrap transition lg:px-3 ${
                       isActive
                         ? 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300'
                         : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
@@ -49,7 +55,7 @@ export function TopBar() {
                 <LogoutIcon className="size-4" />
                 <span className="sr-only sm:not-sr-only">Logout</span>
               </button>
-              <AccountMenu />
+              <AccountMenu onAccountClosed={signOutHere} />
             </>
           ) : (
             pathname !== '/login' && (

@@ -7,7 +7,7 @@ import { ImagePanel } from '@/features/generations/components/ImagePanel';
 import { SpeechPanel } from '@/features/generations/components/SpeechPanel';
 import { VideoPanel } from '@/features/generations/components/VideoPanel';
 import { useGenerationSync } from '@/features/generations/hooks/use-generation-sync';
-import { LibraryStrip } from '@/features/library/components/LibraryStrip';
+import { LibraryStrip } from '@/features/generations/library/components/LibraryStrip';
 import { loadFirebaseAuth } from '@/lib/auth-client';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAuthStore } from '@/stores/auth-store';

@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useGenerationSync } from '@/features/generations/hooks/use-generation-sync';
-import type { LibraryFilters } from '@/features/library/api/library-api';
-import { LibraryFilterBar } from '@/features/library/components/LibraryFilterBar';
-import { LibraryGrid } from '@/features/library/components/LibraryGrid';
-import { useLibrary } from '@/features/library/hooks/use-library';
+import type { LibraryFilters } from '@/features/generations/library/api/library-api';
+import { LibraryFilterBar } from '@/features/generations/library/components/LibraryFilterBar';
+import { LibraryGrid } from '@/features/generations/library/components/LibraryGrid';
+import { useLibrary } from '@/features/generations/library/hooks/use-library';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAuthStore } from '@/stores/auth-store';
 

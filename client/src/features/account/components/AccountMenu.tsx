@@ -8,7 +8,7 @@ const DeleteAccountDialog = lazy(async () => ({
 }));
 
 /** The signed-in user's menu: who they are, their library, and closing the account. */
-export function AccountMenu() {
+export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promise<void> }) {
   const email = useAuthStore((state) => state.email);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -72,7 +72,7 @@ export function AccountMenu() {
       )}
       {deleting && (
         <Suspense fallback={null}>
-          <DeleteAccountDialog onClose={() => setDeleting(false)} />
+          <DeleteAccountDialog onClose={() => setDeleting(false)} onAccountClosed={onAccountClosed} />
         </Suspense>
       )}
     </div>

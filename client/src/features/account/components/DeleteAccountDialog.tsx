@@ -8,7 +8,13 @@ import { closeAccount } from '../api/get-me';
 /** What the creator types to confirm, so a stray click never closes an account. */
 const CONFIRMATION_WORD = 'delete';
 
-export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
+interface DeleteAccountDialogProps {
+  onClose: () => void;
+  /** Forgets the session in this browser once the server has closed the account. */
+  onAccountClosed: () => Promise<void>;
+}
+
+export function DeleteAccountDialog({ onClose, onAccountClosed }: DeleteAccountDialogProps) {
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const [deleting, setDeleting] = useState(false);
@@ -21,8 +27,7 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     try {
       await closeAccount();
       // The server has ended every session; this browser forgets its own.
-      const { signOutEverywhere } = await import('@/features/auth/api/auth-actions');
-      await signOutEverywhere().catch(() => undefined);
+      await onAccountClosed().catch(() => undefined);
       await navigate('/');
       notify.success('Your account and everything you made were deleted.');
     } catch (caught) {

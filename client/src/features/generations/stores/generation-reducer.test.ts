@@ -1,7 +1,14 @@
 import type { Generation } from '@mediagen/shared';
 import { describe, expect, it } from 'vitest';
 import { at, buildGeneration } from '@/testing/generation-factory';
-import { applyDismissed, applyResync, applyStarted, applyUpdate, EMPTY_GENERATIONS } from './generation-reducer';
+import {
+  applyDismissed,
+  applyRemoved,
+  applyResync,
+  applyStarted,
+  applyUpdate,
+  EMPTY_GENERATIONS,
+} from './generation-reducer';
 
 function applyAll(updates: Generation[]) {
   return updates.reduce(applyUpdate, EMPTY_GENERATIONS);
@@ -129,5 +136,17 @@ describe('current generation per kind', () => {
     const reset = applyDismissed(applyStarted(EMPTY_GENERATIONS, running), 'image');
     expect(reset.currentIdByKind.image).toBeUndefined();
     expect(applyResync(reset, [running]).currentIdByKind.image).toBeUndefined();
+  });
+});
+
+describe('applyRemoved', () => {
+  it('forgets a deleted generation, and clears the panel that showed it', () => {
+    const shown = buildGeneration({ id: 'shown', kind: 'video' });
+    const other = buildGeneration({ id: 'other', kind: 'image' });
+    const state = applyStarted(applyStarted(EMPTY_GENERATIONS, other), shown);
+    const next = applyRemoved(state, 'shown');
+    expect(Object.keys(next.byId)).toEqual(['other']);
+    expect(next.currentIdByKind).toEqual({ image: 'other' });
+    expect(applyRemoved(next, 'unknown')).toBe(next);
   });
 });

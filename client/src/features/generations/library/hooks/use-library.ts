@@ -1,7 +1,7 @@
 import type { Generation } from '@mediagen/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiRequestError } from '@/lib/api-client';
-import { useGenerationsStore } from '@/features/generations/stores/generations-store';
+import { useGenerationsStore } from '../../stores/generations-store';
 import { listGenerations, type LibraryFilters } from '../api/library-api';
 import { libraryItems } from '../library-order';
 

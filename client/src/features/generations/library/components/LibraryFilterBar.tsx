@@ -6,7 +6,7 @@ import {
   type GenerationStatus,
 } from '@mediagen/shared';
 import { useEffect, useState } from 'react';
-import { KIND_TEXTS } from '@/features/generations/kind-texts';
+import { KIND_TEXTS } from '../../kind-texts';
 import type { LibraryFilters } from '../api/library-api';
 import { STATUS_LABELS } from './StatusBadge';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useMemo } from 'react';
-import { useGenerationsStore } from '@/features/generations/stores/generations-store';
-import { KIND_TEXTS } from '@/features/generations/kind-texts';
+import { useGenerationsStore } from '../../stores/generations-store';
+import { KIND_TEXTS } from '../../kind-texts';
 import { newestFirst } from '../library-order';
 import { StatusBadge } from './StatusBadge';
 

@@ -1,7 +1,7 @@
 import { isFinalStatus, type Generation } from '@mediagen/shared';
 import { ImageIcon, VideoIcon, WaveIcon } from '@/components/ui/icons';
 import { ProgressBar } from '@/components/ui/ProgressBar';
-import { progressMessage, queueMessage } from '@/features/generations/kind-texts';
+import { progressMessage, queueMessage } from '../../kind-texts';
 
 const KIND_ICONS = { image: ImageIcon, video: VideoIcon, speech: WaveIcon };
 
