@@ -106,14 +106,15 @@ describe('a signed-out visitor on the dashboard', () => {
       const speechText = page.getByLabel('Text to speak');
       expect(await speechText.getAttribute('placeholder')).toBe('Please sign in to generate speech');
       expect(await speechText.isDisabled()).toBe(true);
-      // Video and speech read 'Sign in to Generate'; all three are only marked disabled.
+      // Video and speech read 'Sign in to Generate'; signed out, all three are the way in, not drawn disabled.
       const signInButtons = page.getByRole('button', { name: 'Sign in to Generate' });
       expect(await signInButtons.count()).toBe(2);
-      expect(await page.getByRole('button', { name: 'Generate Image' }).getAttribute('aria-disabled')).toBe('true');
+      const imageButton = page.getByRole('button', { name: 'Generate Image' });
+      expect(await imageButton.isEnabled()).toBe(true);
+      expect(await imageButton.evaluate((button) => getComputedStyle(button).opacity)).toBe('1');
+      expect(await imageButton.evaluate((button) => getComputedStyle(button).cursor)).not.toBe('not-allowed');
 
-      // Signed out, the buttons are marked aria-disabled (which Playwright's actionability check
-      // honours), yet the spec has a click open the sign-in dialog: click without that check.
-      await page.getByRole('button', { name: 'Generate Image' }).click({ force: true });
+      await imageButton.click();
       const dialog = page.getByRole('dialog', { name: 'Sign in to continue' });
       await dialog.waitFor();
       // The sign-in-only variant has no sign-up link and closes on a backdrop click.

@@ -5,7 +5,8 @@ import { closeAll, connectMany } from '../lib/sockets';
 import { BenchStack } from '../lib/stack';
 import { seedLargeBalances } from '../lib/users';
 import type { BenchContext } from '../run';
-import { queueName, connectRedis } from '@mediagen/core';
+import pg from 'pg';
+import { connectRedis } from '@mediagen/core';
 
 /** The issue's steady rate, then one this machine sustains with cores to spare (what overhead alone costs). */
 const RATES = (process.env.BENCH_E2E_RATES ?? '200,20').split(',').map(Number);
@@ -78,7 +79,7 @@ async function measureAt(context: BenchContext, rate: number): Promise<Figure[]>
     const latencies = [...submittedAt].flatMap(([id, sent]) =>
       completedAt.has(id) ? [completedAt.get(id)! - sent] : [],
     );
-    const stages = await stageMedians(stack.prefix, submittedAt, completedAt);
+    const stages = await stageMedians(await stack.databaseUrl(), submittedAt, completedAt);
     const raw = await rawRoundTrips(stack, rate, jobs);
 
     const p = (values: number[], q: number) => percentile(values, q);
@@ -129,34 +130,41 @@ async function measureAt(context: BenchContext, rate: number): Promise<Figure[]>
 }
 
 /**
- * Medians of each stage of a job's way, from the job's own timestamps (same machine, same clock): HTTP
- * submit until the job is in its queue, waiting for a worker, the worker's run (provider call, file,
- * settle), and the job's end until its owner's socket hears it.
+ * Medians of each stage of a generation's way, from the record's own timestamps (same machine, same
+ * clock): HTTP submit until it is recorded, waiting for a worker, the worker's run (provider call, file,
+ * settle), and its end until its owner's socket hears it.
  */
 async function stageMedians(
-  prefix: string,
+  databaseUrl: string,
   submittedAt: ReadonlyMap<string, number>,
   completedAt: ReadonlyMap<string, number>,
 ): Promise<{ total: number; describe: string }> {
-  const redis = await connectRedis(REDIS_URL, 'producer');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
   try {
     const ids = [...submittedAt.keys()].filter((id) => completedAt.has(id));
-    const pipeline = redis.pipeline();
-    for (const id of ids)
-      pipeline.hmget(`${prefix}:${queueName('image')}:${id}`, 'timestamp', 'processedOn', 'finishedOn');
-    const rows = ((await pipeline.exec()) ?? []).map(([, row]) => (row as (string | null)[]).map(Number));
-    const stage = (pick: (row: number[], id: string) => number) =>
-      median(rows.map((row, index) => pick(row, ids[index]!)));
-    const enqueue = stage(([created], id) => created! - submittedAt.get(id)!);
-    const wait = stage(([created, started]) => started! - created!);
-    const run = stage(([, started, finished]) => finished! - started!);
-    const relay = stage(([, , finished], id) => completedAt.get(id)! - finished!);
+    const { rows } = await client.query<{ id: string; created: number; started: number; finished: number }>(
+      `select id, extract(epoch from created_at) * 1000 as created, extract(epoch from started_at) * 1000 as started,
+              extract(epoch from finished_at) * 1000 as finished
+       from generations where id = any($1)`,
+      [ids],
+    );
+    const stage = (pick: (row: { id: string; created: number; started: number; finished: number }) => number) =>
+      median(
+        rows.map((row) =>
+          pick({ ...row, created: Number(row.created), started: Number(row.started), finished: Number(row.finished) }),
+        ),
+      );
+    const record = stage((row) => row.created - submittedAt.get(row.id)!);
+    const wait = stage((row) => row.started - row.created);
+    const run = stage((row) => row.finished - row.started);
+    const relay = stage((row) => completedAt.get(row.id)! - row.finished);
     return {
-      total: enqueue + wait + run + relay,
-      describe: `submit → queued ${enqueue.toFixed(1)}, queued → worker ${wait.toFixed(1)}, worker run ${run.toFixed(1)}, finished → socket ${relay.toFixed(1)}`,
+      total: record + wait + run + relay,
+      describe: `submit → recorded ${record.toFixed(1)}, recorded → worker ${wait.toFixed(1)}, worker run ${run.toFixed(1)}, finished → socket ${relay.toFixed(1)}`,
     };
   } finally {
-    await redis.quit();
+    await client.end();
   }
 }
 

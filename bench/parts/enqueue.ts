@@ -59,8 +59,9 @@ async function warmUp(origin: string, users: readonly { idToken: string }[]): Pr
 
 /**
  * Authenticated POST /api/generations (token verification against the emulator, quota, idempotency,
- * enqueue) against a bare Fastify route doing one queue.add, same Redis, same connections. Requests go
- * round the user pool, whose balances are seeded large.
+ * enqueue) against a bare Fastify route doing one PostgreSQL insert and one queue.add, on the same
+ * PostgreSQL and Redis, with the same connections. Requests go round the user pool, whose balances are
+ * seeded large.
  */
 export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
   const stack = new BenchStack();
@@ -69,7 +70,12 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     const { origin } = await stack.server(context.emulatorHost, { MAX_IN_FLIGHT_PER_USER: '1000' });
     const barePort = await freePort();
     const bare = stack.track(
-      spawnTs('bench/targets/bare-enqueue.ts', { REDIS_URL, QUEUE_PREFIX: stack.prefix, PORT: String(barePort) }),
+      spawnTs('bench/targets/bare-enqueue.ts', {
+        DATABASE_URL: await stack.databaseUrl(),
+        REDIS_URL,
+        QUEUE_PREFIX: stack.prefix,
+        PORT: String(barePort),
+      }),
     );
     await bare.waitFor(/listening/);
     const localPort = await freePort();
@@ -130,7 +136,7 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       localApi.rps.push(rate(localResult));
       localApi.p99.push(localResult.latency.p99);
 
-      // What token verification alone costs: GET /api/me is auth + one HGETALL.
+      // What token verification alone costs: GET /api/me is auth + one read of the account.
       const meResult = await asUsers(origin, users, { method: 'GET', path: '/api/me' }, { duration: DURATION_S });
       me.rps.push(rate(meResult));
       me.p99.push(meResult.latency.p99);

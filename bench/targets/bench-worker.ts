@@ -1,32 +1,51 @@
 /**
  * Bench processors, in their own process. `progress`: each job reports progress STEPS times at
- * INTERVAL_MS and the send times are printed at the end (for the latency from updateProgress to a
- * client). `noop`: returns at once (the raw BullMQ round trip).
+ * INTERVAL_MS through BullMQ's job.updateProgress (what a bare QueueEvents relay hears). `record-progress`:
+ * each job is a generation of the record (DATABASE_URL): it is started through the lifecycle, and its
+ * progress goes out on the progress channel as the real worker publishes it. The send times are printed
+ * at the end, for the latency to a client. `noop`: returns at once (the raw BullMQ round trip).
  */
 import { Worker } from 'bullmq';
-import { connectRedis } from '@mediagen/core';
+import { GenerationLifecycle, connectRedis, openDatabase, publishProgress } from '@mediagen/core';
 
 const mode = process.env.MODE ?? 'noop';
 const steps = Number(process.env.STEPS ?? 50);
 const intervalMs = Number(process.env.INTERVAL_MS ?? 100);
+// A pause between a job's start and its first step, so what starting costs can be left out of a measure.
+const settleMs = Number(process.env.SETTLE_MS ?? 0);
 const sent: Record<string, number[]> = {};
 const now = () => performance.timeOrigin + performance.now();
 
+const prefix = process.env.QUEUE_PREFIX!;
 const connection = await connectRedis(process.env.REDIS_URL!, 'blocking');
+const publisher = await connectRedis(process.env.REDIS_URL!, 'producer');
+const lifecycle =
+  mode === 'record-progress'
+    ? new GenerationLifecycle(openDatabase(process.env.DATABASE_URL!, { maxConnections: 10 }).db)
+    : null;
+
 const worker = new Worker(
   process.env.QUEUE_NAME!,
   async (job) => {
     if (mode === 'noop') return { ok: true };
     const times: number[] = [];
     sent[job.id!] = times;
+    let report = (step: number) => job.updateProgress(step);
+    if (lifecycle !== null) {
+      const started = await lifecycle.start(job.id!);
+      if (!started.ok) throw new Error(`not started: ${started.reason}`);
+      const { id, uid, version } = started.generation;
+      report = (step) => publishProgress(publisher, prefix, { id, uid, version, progress: step, at: Date.now() });
+    }
+    if (settleMs > 0) await new Promise((done) => setTimeout(done, settleMs));
     for (let step = 1; step <= steps; step += 1) {
       await new Promise((done) => setTimeout(done, intervalMs));
       times.push(now());
-      await job.updateProgress(step);
+      await report(step);
     }
     return { ok: true };
   },
-  { connection, prefix: process.env.QUEUE_PREFIX!, concurrency: Number(process.env.CONCURRENCY ?? 50) },
+  { connection, prefix, concurrency: Number(process.env.CONCURRENCY ?? 50) },
 );
 await worker.waitUntilReady();
 console.log('bench worker ready');

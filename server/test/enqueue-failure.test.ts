@@ -30,7 +30,11 @@ afterAll(async () => {
 const silent = { warn: () => undefined, error: () => undefined };
 
 function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
-  const positions = new QueuePositions(database.db, { workerCount: async () => null, meanRunMs: async () => null });
+  const positions = new QueuePositions(database.db, {
+    waitingCount: async () => 1,
+    workerCount: async () => null,
+    meanRunMs: async () => null,
+  });
   return new GenerationService({
     lifecycle,
     history: new GenerationHistory(database.db),

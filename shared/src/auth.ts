@@ -37,12 +37,24 @@ const AUTH_ERROR_BY_CODE: Record<string, string> = {
   'auth/invalid-credential': AUTH_MESSAGES.invalidCredentials,
   'auth/invalid-login-credentials': AUTH_MESSAGES.invalidCredentials,
   'auth/too-many-requests': AUTH_MESSAGES.tooManyRequests,
+  // Spec §8: the popup may be blocked.
+  'auth/popup-blocked': 'The sign-in popup was blocked. Allow popups for this site and try again.',
+  'auth/account-exists-with-different-credential':
+    'An account already exists with this email. Sign in with the method you used before.',
+  'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',
+  'auth/operation-not-allowed': 'This sign-in method is not available.',
+  'auth/user-disabled': 'This account has been disabled.',
 };
+
+/** Firebase's own wording of a code it has no message for: 'Firebase: Error (auth/…).' says nothing to a person. */
+const BARE_FIREBASE_MESSAGE = /^Firebase: Error \(auth\/[a-z-]+\)\.?$/;
 
 /** Maps an identity-service error to the spec's message; other errors keep the provider's message. */
 export function authErrorMessage(error: { code?: string; message?: string } | null | undefined): string {
   const mapped = error?.code === undefined ? undefined : AUTH_ERROR_BY_CODE[error.code];
-  return mapped ?? (error?.message ? error.message : AUTH_MESSAGES.fallback);
+  if (mapped !== undefined) return mapped;
+  const message = error?.message?.trim();
+  return message && !BARE_FIREBASE_MESSAGE.test(message) ? message : AUTH_MESSAGES.fallback;
 }
 
 export const TOAST_DURATION_MS = 3000;

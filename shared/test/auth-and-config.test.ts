@@ -27,6 +27,21 @@ describe('credential rules (spec §5)', () => {
     expect(authErrorMessage({ code: 'auth/other', message: 'Boom' })).toBe('Boom');
     expect(authErrorMessage({})).toBe('Authentication failed');
   });
+
+  it('says what a blocked popup or a social sign-in failure means, never "Firebase: Error (auth/…)"', () => {
+    expect(authErrorMessage({ code: 'auth/popup-blocked', message: 'Firebase: Error (auth/popup-blocked).' })).toMatch(
+      /popup was blocked/,
+    );
+    expect(
+      authErrorMessage({
+        code: 'auth/account-exists-with-different-credential',
+        message: 'Firebase: Error (auth/account-exists-with-different-credential).',
+      }),
+    ).toMatch(/already exists with this email/);
+    expect(authErrorMessage({ code: 'auth/internal-error', message: 'Firebase: Error (auth/internal-error).' })).toBe(
+      'Authentication failed',
+    );
+  });
 });
 
 describe('configuration rule (spec §5)', () => {

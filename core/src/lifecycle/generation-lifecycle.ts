@@ -37,8 +37,7 @@ export interface SubmitInput {
 }
 
 export type SubmitOutcome =
-  /** `position`: its 1-based place among the queued generations of its kind. */
-  | { status: 'accepted'; generation: GenerationRecord; position: number }
+  | { status: 'accepted'; generation: GenerationRecord }
   /** The Idempotency-Key already names a generation made from the same body. */
   | { status: 'replayed'; generation: GenerationRecord }
   | { status: 'idempotency-conflict' }
@@ -123,7 +122,7 @@ export class GenerationLifecycle {
         throw error;
       }
       if (row?.generation) {
-        return { status: 'accepted', generation: toRecord(row.generation), position: Number(row.queued_before) + 1 };
+        return { status: 'accepted', generation: toRecord(row.generation) };
       }
       const account = row?.account;
       if (!account) {
@@ -224,8 +223,7 @@ export class GenerationLifecycle {
       )
       select (select row_to_json(g) from generation g) as generation,
         (select row_to_json(o) from old o) as account,
-        (select count(*) from notified) as notified,
-        (select count(*) from generations q where q.kind = ${input.kind} and q.status = 'queued') as queued_before
+        (select count(*) from notified) as notified
     `.execute(this.db);
     return result.rows[0];
   }

@@ -119,8 +119,7 @@ export class GenerationService {
       }
       case 'accepted': {
         const enqueued = await this.enqueue(outcome.generation);
-        const queue =
-          enqueued.status === 'queued' ? await this.options.positions.eta(kind, outcome.position) : undefined;
+        const queue = enqueued.status === 'queued' ? await this.options.positions.justQueued(kind) : undefined;
         return { generation: await this.options.views.one(enqueued, queue), replayed: false };
       }
     }

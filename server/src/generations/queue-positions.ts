@@ -4,6 +4,8 @@ import type { GenerationKind, QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
 export interface QueueLoad {
+  /** Jobs of the kind waiting for a worker, from the queue (one O(1) read). */
+  waitingCount(kind: GenerationKind): Promise<number>;
   workerCount(kind: GenerationKind): Promise<number | null>;
   meanRunMs(kind: GenerationKind): Promise<number | null>;
 }
@@ -24,6 +26,14 @@ export class QueuePositions {
     const [mean, workers] = await Promise.all([this.load.meanRunMs(kind), this.load.workerCount(kind)]);
     const etaMs = mean === null || workers === null || workers === 0 ? null : Math.round((position * mean) / workers);
     return { position, etaMs };
+  }
+
+  /**
+   * The place of a generation just added to its queue: the jobs waiting there, itself included. Read from
+   * the queue rather than counted in the record, so a submission costs the same however long the line.
+   */
+  async justQueued(kind: GenerationKind): Promise<QueuePosition> {
+    return this.eta(kind, Math.max(1, await this.load.waitingCount(kind)));
   }
 
   /** Positions of those of `ids` still queued. */

@@ -46,6 +46,10 @@ export class QueueInspector {
     return (await this.meanRuns.fetch(kind))?.ms ?? null;
   }
 
+  waitingCount(kind: GenerationKind): Promise<number> {
+    return this.producer.queue(kind).getWaitingCount();
+  }
+
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
     return this.producer.queue(kind).getJobCounts(...COUNTED_JOB_STATES);
   }

@@ -1,3 +1,4 @@
+import type { GenerationKind } from '@mediagen/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useMe } from '@/features/account/api/get-me';
 import { TokenBalance } from '@/features/account/components/TokenBalance';
@@ -31,6 +32,8 @@ export function DashboardPage() {
     onRequireSignIn: () => setSignInOpen(true),
     onBalanceChange: () => void refresh(),
   };
+  const balanceOf = (kind: GenerationKind) =>
+    me === null ? undefined : { left: me.tokens[kind], resetsAt: me.resetsAt };
 
   return (
     <div className="relative isolate mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
@@ -47,9 +50,9 @@ export function DashboardPage() {
         {me !== null && <TokenBalance me={me} />}
       </header>
       <div className="grid gap-6 lg:grid-cols-3">
-        <ImagePanel {...panelProps} />
-        <VideoPanel {...panelProps} />
-        <SpeechPanel {...panelProps} />
+        <ImagePanel {...panelProps} balance={balanceOf('image')} />
+        <VideoPanel {...panelProps} balance={balanceOf('video')} />
+        <SpeechPanel {...panelProps} balance={balanceOf('speech')} />
       </div>
       {signedIn && <LibraryStrip />}
       <DashboardFooter />

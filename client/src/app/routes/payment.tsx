@@ -17,6 +17,21 @@ export function PaymentPage() {
               Back to pricing
             </Link>
           </>
+        ) : chosen.plan.price.monthly === 0 ? (
+          <>
+            <p className="mt-3 text-slate-600 dark:text-slate-300">
+              The {chosen.plan.title} plan needs no payment: every account starts on it, with free tokens that renew
+              every 30 days.
+            </p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to="/pricing" className="btn-secondary">
+                Back to pricing
+              </Link>
+              <Link to="/dashboard" className="btn-primary">
+                Start creating
+              </Link>
+            </div>
+          </>
         ) : (
           <>
             <div className="mt-6 rounded-2xl border border-violet-200 bg-violet-50 p-5 dark:border-violet-500/30 dark:bg-violet-500/10">

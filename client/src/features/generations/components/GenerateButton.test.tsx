@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { GenerateButton } from './GenerateButton';
 
-function renderButton(state: { signedIn: boolean; busy: boolean; blank: boolean }) {
+function renderButton(state: { signedIn: boolean; busy: boolean; blank: boolean; outOfTokens?: boolean }) {
   const onGenerate = vi.fn();
   render(
     <GenerateButton
@@ -36,11 +36,19 @@ describe('generate button', () => {
     expect(button.textContent).toBe('Generating...');
   });
 
-  it('is marked disabled when signed out, yet a click asks the user to sign in', async () => {
+  it('is the way in when signed out: enabled, not drawn disabled, and a click asks the user to sign in', async () => {
     const { button, onGenerate } = renderButton({ signedIn: false, busy: false, blank: true });
     expect(button.textContent).toBe('Sign in to Generate');
-    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(button).toHaveProperty('disabled', false);
+    expect(button.getAttribute('aria-disabled')).toBeNull();
     await userEvent.setup().click(button);
     expect(onGenerate).toHaveBeenCalledOnce();
+  });
+
+  it('is disabled once the tokens of its kind are spent', async () => {
+    const { button, onGenerate } = renderButton({ signedIn: true, busy: false, blank: false, outOfTokens: true });
+    expect(button).toHaveProperty('disabled', true);
+    await userEvent.setup().click(button);
+    expect(onGenerate).not.toHaveBeenCalled();
   });
 });

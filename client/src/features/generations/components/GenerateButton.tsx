@@ -2,6 +2,10 @@ interface GenerateButtonProps {
   signedIn: boolean;
   busy: boolean;
   blank: boolean;
+  /** The kind's tokens are spent: nothing would be accepted, so nothing is tried (the hint says why). */
+  outOfTokens?: boolean;
+  /** The id of the text that says why the button is disabled. */
+  describedBy?: string | undefined;
   idleLabel: string;
   busyLabel?: string;
   signedOutLabel?: string;
@@ -9,13 +13,15 @@ interface GenerateButtonProps {
 }
 
 /**
- * Spec §2: generate is disabled when busy, signed out or blank, yet a signed-out user who tries it
- * gets the sign-in dialog. So signed out it is only marked disabled (aria-disabled) and still clickable.
+ * Spec §2: generate is disabled when busy or blank; a signed-out user who tries it gets the sign-in
+ * dialog, so signed out it looks and works like any button (it is the way in), with the spec's label.
  */
 export function GenerateButton({
   signedIn,
   busy,
   blank,
+  outOfTokens = false,
+  describedBy,
   idleLabel,
   busyLabel = idleLabel,
   signedOutLabel = idleLabel,
@@ -26,9 +32,9 @@ export function GenerateButton({
     <button
       type="button"
       className="btn-primary w-full"
-      disabled={signedIn && (busy || blank)}
-      aria-disabled={!signedIn || undefined}
+      disabled={signedIn && (busy || blank || outOfTokens)}
       aria-busy={busy || undefined}
+      aria-describedby={describedBy}
       onClick={onGenerate}
     >
       {busy && signedIn && (

@@ -39,8 +39,12 @@ function answer(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-function renderPanel(Panel: (props: GeneratorPanelProps) => ReactNode, signedIn = true) {
-  const props = { signedIn, onRequireSignIn: vi.fn(), onBalanceChange: vi.fn() };
+function renderPanel(
+  Panel: (props: GeneratorPanelProps) => ReactNode,
+  signedIn = true,
+  balance?: GeneratorPanelProps['balance'],
+) {
+  const props = { signedIn, onRequireSignIn: vi.fn(), onBalanceChange: vi.fn(), balance };
   renderWithApp(<Panel {...props} />);
   return { ...props, user: userEvent.setup() };
 }
@@ -56,6 +60,27 @@ describe('image panel', () => {
     expect(screen.getByPlaceholderText('Please sign in to generate images')).toBeDefined();
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
     expect(onRequireSignIn).toHaveBeenCalledOnce();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('is disabled with 0 image tokens left, and says when they renew', async () => {
+    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt: '2030-06-15T12:00:00.000Z' });
+    await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
+    const button = screen.getByRole('button', { name: 'Generate Image' });
+    expect(button).toHaveProperty('disabled', true);
+    expect(screen.getByText(/^No image tokens left\. They renew on /)).toBeDefined();
+    expect(button.getAttribute('aria-describedby')).toBeTruthy();
+    await user.click(button);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.queryByText('Preparing to generate image...')).toBeNull();
+  });
+
+  it('refuses a blocked prompt at once, with no "Preparing…" and no request', async () => {
+    const { user } = renderPanel(ImagePanel);
+    await user.type(screen.getByLabelText('Image prompt'), 'an nsfw scene');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(await screen.findByText('Prompt contains inappropriate content: nsfw')).toBeDefined();
+    expect(screen.queryByText('Preparing to generate image...')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -122,12 +147,12 @@ describe('image panel', () => {
 
   it("shows the API's message when a prompt is refused", async () => {
     fetchMock.mockResolvedValueOnce(
-      answer(400, { error: { code: 'PROMPT_BLOCKED', message: 'Prompt contains inappropriate content: gore' } }),
+      answer(400, { error: { code: 'INVALID_REQUEST', message: 'Image width must be a multiple of 64' } }),
     );
     const { user } = renderPanel(ImagePanel);
-    await user.type(screen.getByLabelText('Image prompt'), 'gore');
+    await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse');
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
-    expect(await screen.findByText('Prompt contains inappropriate content: gore')).toBeDefined();
+    expect(await screen.findByText('Image width must be a multiple of 64')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', false);
   });
 
@@ -176,7 +201,7 @@ describe('video panel', () => {
   it("reads 'Sign in to Generate' when signed out", () => {
     renderPanel(VideoPanel, false);
     expect(screen.getByPlaceholderText('Please sign in to generate videos')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Sign in to Generate' }).getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Sign in to Generate' })).toHaveProperty('disabled', false);
   });
 
   it("sends the video defaults, reads 'Generating...' and shows 'Generating video... N%'", async () => {

@@ -1,23 +1,32 @@
-import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
-import { useState } from 'react';
+import { ERROR_MESSAGES, imageDownloadName, moderatePrompt } from '@mediagen/shared';
+import { useId, useState } from 'react';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
 import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { downloadFile } from '../utils/download-file';
 import { GenerateButton } from './GenerateButton';
+import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationProgress } from './GenerationProgress';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
-export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
+  const outOfTokens = signedIn && balance?.left === 0;
+  const hintId = useId();
   const [prompt, setPrompt] = useState('');
   const job = useGenerationJob('image', onBalanceChange);
   const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
+    // The server refuses a blocked prompt anyway; saying so here spares a 'Preparing…' that leads nowhere.
+    const moderation = moderatePrompt(prompt);
+    if (!moderation.allowed) {
+      notify.error(moderation.message);
+      return;
+    }
     void job.submit({ kind: 'image', prompt });
   }
 
@@ -65,11 +74,14 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       />
       <GenerateButton
         signedIn={signedIn}
+        outOfTokens={outOfTokens}
+        describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={prompt.trim() === ''}
         idleLabel="Generate Image"
         onGenerate={generate}
       />
+      {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="image" resetsAt={balance.resetsAt} />}
       <GenerationProgress generation={job.generation} />
       <ResultFrame shape="square" icon={<ImageIcon />} emptyHint="Your generated image will appear here">
         {image && (

@@ -1,16 +1,19 @@
 import { ERROR_MESSAGES, MAX_SPEECH_INPUT_LENGTH } from '@mediagen/shared';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { PauseIcon, PlayIcon, WaveIcon } from '@/components/ui/icons';
 import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { GenerateButton } from './GenerateButton';
+import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationProgress } from './GenerationProgress';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { EMPTY_CUSTOMIZATION, VoiceSelectors, type VoiceCustomization } from './VoiceSelectors';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
-export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
+  const outOfTokens = signedIn && balance?.left === 0;
+  const hintId = useId();
   const [text, setText] = useState('');
   const [customization, setCustomization] = useState<VoiceCustomization>(EMPTY_CUSTOMIZATION);
   const [playing, setPlaying] = useState(false);
@@ -74,12 +77,15 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gene
       <VoiceSelectors value={customization} disabled={job.busy} onChange={setCustomization} />
       <GenerateButton
         signedIn={signedIn}
+        outOfTokens={outOfTokens}
+        describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={text.trim() === ''}
         idleLabel="Generate Speech"
         signedOutLabel="Sign in to Generate"
         onGenerate={generate}
       />
+      {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="speech" resetsAt={balance.resetsAt} />}
       <GenerationProgress generation={job.generation} />
       {audio && (
         <div className="flex items-center gap-4 rounded-xl border border-slate-200 bg-slate-100/60 p-3 dark:border-slate-700 dark:bg-slate-800/40">

@@ -1,15 +1,18 @@
 import { VIDEO_DEFAULTS } from '@mediagen/shared';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { VideoIcon } from '@/components/ui/icons';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { GenerateButton } from './GenerateButton';
+import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationProgress } from './GenerationProgress';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
-export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: GeneratorPanelProps) {
+export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
+  const outOfTokens = signedIn && balance?.left === 0;
+  const hintId = useId();
   const [prompt, setPrompt] = useState('');
   const job = useGenerationJob('video', onBalanceChange);
   const video = job.generation?.status === 'completed' ? job.generation.result : undefined;
@@ -42,6 +45,8 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
       />
       <GenerateButton
         signedIn={signedIn}
+        outOfTokens={outOfTokens}
+        describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={prompt.trim() === ''}
         idleLabel="Generate Video"
@@ -49,6 +54,7 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange }: Gener
         signedOutLabel="Sign in to Generate"
         onGenerate={generate}
       />
+      {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="video" resetsAt={balance.resetsAt} />}
       <GenerationProgress generation={job.generation} />
       <ResultFrame shape="wide" icon={<VideoIcon />} emptyHint="Your generated video will appear here">
         {video && (

@@ -4,4 +4,6 @@ export interface GeneratorPanelProps {
   onRequireSignIn: () => void;
   /** Called when a generation is accepted or ends, the moments token balances change. */
   onBalanceChange: () => void;
+  /** The user's tokens of the panel's kind, and when they renew (ISO 8601); absent until known. */
+  balance?: { left: number; resetsAt: string } | undefined;
 }

@@ -5,7 +5,7 @@ export const TOOLS = [
     summary: 'Describe a picture and get a polished, high-resolution image in seconds.',
     bullets: [
       'Photorealistic and artistic styles',
-      'High-resolution output up to 4K',
+      'Sizes from 512 to 2048 pixels',
       'Automatic prompt enhancement',
       'One-click PNG download',
     ],
@@ -18,7 +18,7 @@ export const TOOLS = [
       'Cinematic camera and lighting',
       'HD and real-footage styles',
       'Live progress while it renders',
-      'Play and share instantly',
+      'Play and download from your library',
     ],
   },
   {
@@ -42,5 +42,9 @@ export const CAPABILITIES = [
     text: 'A dedicated job queue keeps generations moving, with live progress.',
   },
   { id: 'enhance', title: 'Smart Enhancement', text: 'Prompts are refined automatically with quality boosters.' },
-  { id: 'precision', title: 'Precision Control', text: 'Fine-tune resolution, duration, voice and language.' },
+  {
+    id: 'precision',
+    title: 'Precision Control',
+    text: 'Choose the voice and language, HD or draft video, and keep every result in your library.',
+  },
 ] as const;
