@@ -2,8 +2,17 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+/**
+ * Token sync (VITE_TOKEN_SYNC_URL) needs the API's /api/session on the app's own origin: in production a
+ * reverse proxy does it; the dev and preview servers forward it when MEDIAGEN_API_ORIGIN names the API.
+ */
+const apiOrigin = process.env.MEDIAGEN_API_ORIGIN;
+const proxy = apiOrigin ? { '/api/session': { target: apiOrigin } } : undefined;
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  server: { proxy },
+  preview: { proxy },
   resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   build: {
     rollupOptions: {

@@ -13,6 +13,7 @@ const app = await buildApp(config, {
         sub?: string;
         aud?: string;
         exp?: number;
+        iat?: number;
         auth_time?: number;
         email?: string;
       };
@@ -24,6 +25,7 @@ const app = await buildApp(config, {
         email: claims.email ?? null,
         emailVerified: false,
         authTimeSeconds: claims.auth_time ?? 0,
+        tokenIssuedAtMs: (claims.iat ?? 0) * 1000,
         tokenExpiresAtMs: (claims.exp ?? 0) * 1000,
       };
     },

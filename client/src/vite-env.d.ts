@@ -11,4 +11,6 @@ interface ImportMetaEnv {
   readonly VITE_FIREBASE_AUTH_EMULATOR_HOST?: string;
   /** Origin of the API and its socket; defaults to the page's own origin. */
   readonly VITE_API_URL?: string;
+  /** Spec §7: where to sync the ID token (same origin); token sync is off when unset. */
+  readonly VITE_TOKEN_SYNC_URL?: string;
 }

@@ -132,6 +132,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const clientEnv = {
       ...baseEnv,
       VITE_API_URL: urls.api,
+      // Token sync on (spec §7): the client's server forwards /api/session to the API, on the app's origin.
+      VITE_TOKEN_SYNC_URL: '/api/session',
+      MEDIAGEN_API_ORIGIN: urls.api,
       VITE_FIREBASE_PROJECT_ID: options.projectId,
       VITE_FIREBASE_AUTH_EMULATOR_HOST: urls.emulator,
     };

@@ -13,6 +13,7 @@ import { socketPlugin } from './plugins/socket';
 import './plugins/types';
 import { adminRoutes } from './routes/admin';
 import { apiRoutes } from './routes/api';
+import { sessionCloseRoutes } from './routes/session';
 import { artifactRoutes } from './routes/artifacts';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './routes/metrics';
@@ -81,6 +82,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     await app.register(artifactRoutes);
     await app.register(metricsRoutes);
     await app.register(adminRoutes);
+    await app.register(sessionCloseRoutes);
     await app.register(apiRoutes, { prefix: '/api' });
 
     await app.ready();

@@ -51,6 +51,8 @@ export interface ServerConfig extends CommonSettings {
     emails: string[];
     sessionTtlSeconds: number;
   };
+  /** How long the app's session (token sync, POST /api/session) lasts. */
+  sessionTtlSeconds: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | null;
   limits: {
@@ -196,6 +198,7 @@ export function loadConfig(env: Env): ServerConfig {
       emails: reader.read('ADMIN_EMAILS', emailList) ?? [],
       sessionTtlSeconds: reader.read('ADMIN_SESSION_TTL_SECONDS', wholeNumber(60, 24 * 60 * 60), '900') ?? 900,
     },
+    sessionTtlSeconds: reader.read('SESSION_TTL_SECONDS', wholeNumber(60, 14 * 24 * 60 * 60), '3600') ?? 3600,
     metricsToken,
     limits: {
       maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_SESSION_COOKIE } from '../src/admin/admin-sessions';
+import { ADMIN_SESSION_COOKIE } from '../src/auth/cookie-sessions';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
 import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
 import { authEmulatorHost } from '@mediagen/testing/vitest';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAdmin } from '../src/admin/admin-access';
-import { readCookie } from '../src/admin/admin-sessions';
+import { readCookie } from '../src/auth/cookie-sessions';
 import { ConfigError, loadConfig } from '../src/config';
 import { QueuePositions } from '../src/generations/queue-positions';
 

@@ -1,5 +1,7 @@
 /** Spec §5 and §8: sign-in rules and the authentication error catalogue. */
 export const MIN_PASSWORD_LENGTH = 6;
+/** Spec §7 and §10: token sync sends only an ID token under 5 minutes old. */
+export const TOKEN_SYNC_MAX_AGE_MS = 5 * 60 * 1000;
 
 export const AUTH_MESSAGES = {
   fillAllFields: 'Please fill in all fields',

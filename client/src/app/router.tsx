@@ -15,6 +15,7 @@ const PricingPage = lazyPage(() => import('./routes/pricing'), 'PricingPage');
 const GuidePage = lazyPage(() => import('./routes/guide'), 'GuidePage');
 const DashboardPage = lazyPage(() => import('./routes/dashboard'), 'DashboardPage');
 const LibraryPage = lazyPage(() => import('./routes/library'), 'LibraryPage');
+const AuthActionPage = lazyPage(() => import('./routes/auth-action'), 'AuthActionPage');
 const LoginPage = lazyPage(() => import('./routes/login'), 'LoginPage');
 const PaymentPage = lazyPage(() => import('./routes/payment'), 'PaymentPage');
 const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
@@ -32,6 +33,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/library', element: <LibraryPage /> },
       { path: '/login', element: <LoginPage /> },
+      { path: '/auth/action', element: <AuthActionPage /> },
       { path: '/payment', element: <PaymentPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -26,7 +26,21 @@ describe('checkAppConfig', () => {
         },
         authEmulatorHost: undefined,
         apiUrl: 'https://app.example',
+        tokenSyncUrl: undefined,
       },
+    });
+  });
+
+  it('takes a token sync URL on the page origin, as a path or in full, and refuses one elsewhere', () => {
+    const sync = (value: string) => checkAppConfig({ ...VALID, VITE_TOKEN_SYNC_URL: value }, 'https://app.example');
+    expect(sync('/api/session')).toMatchObject({
+      ok: true,
+      config: { tokenSyncUrl: 'https://app.example/api/session' },
+    });
+    expect(sync('https://app.example/sync')).toMatchObject({ config: { tokenSyncUrl: 'https://app.example/sync' } });
+    expect(sync('https://api.example/api/session')).toEqual({
+      ok: false,
+      problems: ["VITE_TOKEN_SYNC_URL must be a path or URL on this site's own origin (https://app.example)"],
     });
   });
 

@@ -14,6 +14,8 @@ export interface AppConfig {
   firebase: Record<FirebaseConfigKey, string>;
   authEmulatorHost: string | undefined;
   apiUrl: string;
+  /** Spec §7's optional token sync: an absolute URL on the page's own origin, or undefined when off. */
+  tokenSyncUrl: string | undefined;
 }
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -22,8 +24,12 @@ type Env = Record<string, string | undefined>;
 
 /** Spec §5: the app refuses to start without the six identity values; every problem is reported at once. */
 export function checkAppConfig(env: Env, pageOrigin: string): ConfigCheck {
-  const problems = findConfigProblems(env, Object.values(FIREBASE_ENV_NAMES));
-  if (problems.length > 0) return { ok: false, problems: problems.map(configProblemMessage) };
+  const problems = findConfigProblems(env, Object.values(FIREBASE_ENV_NAMES)).map(configProblemMessage);
+  const tokenSyncUrl = readTokenSyncUrl(env.VITE_TOKEN_SYNC_URL, pageOrigin);
+  if (tokenSyncUrl === null) {
+    problems.push(`VITE_TOKEN_SYNC_URL must be a path or URL on this site's own origin (${pageOrigin})`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
   const firebase = Object.fromEntries(
     Object.entries(FIREBASE_ENV_NAMES).map(([key, name]) => [key, env[name] ?? '']),
   ) as AppConfig['firebase'];
@@ -33,8 +39,20 @@ export function checkAppConfig(env: Env, pageOrigin: string): ConfigCheck {
       firebase,
       authEmulatorHost: env.VITE_FIREBASE_AUTH_EMULATOR_HOST?.trim() || undefined,
       apiUrl: (env.VITE_API_URL?.trim() || pageOrigin).replace(/\/+$/, ''),
+      tokenSyncUrl: tokenSyncUrl ?? undefined,
     },
   };
+}
+
+/** Undefined when unset; null when it points at another origin, where the session cookie would not be ours. */
+function readTokenSyncUrl(value: string | undefined, pageOrigin: string): string | undefined | null {
+  if (value === undefined || value.trim() === '') return undefined;
+  try {
+    const url = new URL(value.trim(), pageOrigin);
+    return url.origin === pageOrigin ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 export const configCheck = checkAppConfig(import.meta.env, window.location.origin);

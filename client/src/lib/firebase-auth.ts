@@ -4,15 +4,20 @@
  */
 import { initializeApp } from 'firebase/app';
 import {
+  applyActionCode,
+  confirmPasswordReset,
   connectAuthEmulator,
   createUserWithEmailAndPassword,
   getAuth,
   GithubAuthProvider,
   GoogleAuthProvider,
   onAuthStateChanged,
+  sendEmailVerification,
+  sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signInWithPopup,
   signOut,
+  verifyPasswordResetCode,
 } from 'firebase/auth';
 import { requireAppConfig } from '@/config/app-config';
 
@@ -45,12 +50,58 @@ export async function signInWithProvider(provider: SocialProvider): Promise<stri
   return user.email ?? '';
 }
 
+/**
+ * Account basics. The emails' links lead to /auth/action on this site when the Firebase project's action
+ * URL is set to it (docs/OPERATING.md); `continueUrl` brings the user back to sign in afterwards.
+ */
+export function sendPasswordReset(email: string): Promise<void> {
+  return sendPasswordResetEmail(auth, email, { url: `${window.location.origin}/login` });
+}
+
+/** The email the reset code was sent to; rejects when the code is invalid, used or expired. */
+export function checkPasswordResetCode(code: string): Promise<string> {
+  return verifyPasswordResetCode(auth, code);
+}
+
+export function resetPassword(code: string, newPassword: string): Promise<void> {
+  return confirmPasswordReset(auth, code, newPassword);
+}
+
+export async function sendVerification(): Promise<void> {
+  if (auth.currentUser === null) throw new Error('Not signed in');
+  await sendEmailVerification(auth.currentUser, { url: `${window.location.origin}/dashboard` });
+}
+
+export async function verifyEmail(code: string): Promise<void> {
+  await applyActionCode(auth, code);
+  // A signed-in user's token says emailVerified from its next refresh.
+  await auth.currentUser?.reload();
+  await auth.currentUser?.getIdToken(true);
+}
+
+/** Whether the signed-in user's email is verified, as the identity service says now. */
+export async function isEmailVerified(): Promise<boolean> {
+  await auth.authStateReady();
+  if (auth.currentUser === null) return false;
+  await auth.currentUser.reload();
+  return auth.currentUser.emailVerified;
+}
+
 export function signOutUser(): Promise<void> {
   return signOut(auth);
 }
 
 export function watchAuthState(listener: (session: { email: string } | null) => void): () => void {
   return onAuthStateChanged(auth, (user) => listener(user === null ? null : { email: user.email ?? '' }));
+}
+
+/** An ID token issued less than `maxAgeMs` ago (a new one when the current one is older), or null. */
+export async function freshIdToken(maxAgeMs: number): Promise<string | null> {
+  await auth.authStateReady();
+  const user = auth.currentUser;
+  if (user === null) return null;
+  const current = await user.getIdTokenResult();
+  return Date.now() - Date.parse(current.issuedAtTime) < maxAgeMs ? current.token : user.getIdToken(true);
 }
 
 /** A valid ID token (the SDK refreshes it before expiry, or now when forced), or null when signed out. */

@@ -10,6 +10,8 @@ export interface AuthUser {
   emailVerified: boolean;
   /** When the user signed in (seconds): a revocation after it ends every token of that sign-in. */
   authTimeSeconds: number;
+  /** When this ID token was issued (ms since the epoch): token sync takes only a fresh one. */
+  tokenIssuedAtMs: number;
   /** When this ID token expires (ms since the epoch). */
   tokenExpiresAtMs: number;
 }
@@ -122,6 +124,7 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
       email: decoded.email ?? null,
       emailVerified: decoded.email_verified === true,
       authTimeSeconds: decoded.auth_time,
+      tokenIssuedAtMs: decoded.iat * 1000,
       tokenExpiresAtMs: decoded.exp * 1000,
     };
   }

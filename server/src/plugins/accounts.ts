@@ -19,6 +19,7 @@ export const accountsPlugin = fp(
         forgetUserKeys: async (uid) => {
           await Promise.all([
             app.adminSessions.endAll(uid),
+            app.appSessions.endAll(uid),
             app.sockets.disconnectUser(uid),
             app.redis.del(`${rateLimitNamespace(config.queuePrefix)}uid:${uid}`),
           ]);

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
 import { FileArtifactStore, GenerationLifecycle, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
-import { AdminSessions } from '../admin/admin-sessions';
+import { CookieSessions } from '../auth/cookie-sessions';
 import { FileArtifactReader } from '../artifacts/artifact-reader';
 import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
 import { GenerationHistory } from '../generations/generation-history';
@@ -24,7 +24,11 @@ export const servicesPlugin = fp<Options>(
     app.decorate('artifactStore', new FileArtifactStore(config.artifactsDir));
     app.decorate(
       'adminSessions',
-      new AdminSessions(app.redis, config.queuePrefix, config.admin.sessionTtlSeconds, clock),
+      new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
+    );
+    app.decorate(
+      'appSessions',
+      new CookieSessions(app.redis, config.queuePrefix, 'app', config.sessionTtlSeconds, clock),
     );
     app.decorate('emailHash', (email: string | null) =>
       email === null ? null : emailHash(config.accountTraceSecret, email),

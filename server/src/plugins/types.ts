@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ArtifactStore, RecordDatabase } from '@mediagen/core';
 import type { AccountService } from '../account/account-service';
-import type { AdminSessions } from '../admin/admin-sessions';
+import type { CookieSessions } from '../auth/cookie-sessions';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
 import type { ArtifactReader } from '../artifacts/artifact-reader';
 import type { ArtifactUrlSigner } from '../artifacts/artifact-urls';
@@ -26,7 +26,9 @@ declare module 'fastify' {
     artifacts: ArtifactReader;
     /** Where results are kept, for deleting them with their generation. */
     artifactStore: ArtifactStore;
-    adminSessions: AdminSessions;
+    adminSessions: CookieSessions;
+    /** The app's sessions opened by token sync (POST /api/session). */
+    appSessions: CookieSessions;
     /** The keyed hash of an email a closed account's trace is kept under (core's emailHash). */
     emailHash(email: string | null): string | null;
     accounts: AccountService;

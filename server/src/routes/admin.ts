@@ -4,7 +4,13 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isAdmin } from '../admin/admin-access';
-import { ADMIN_COOKIE_PATH, ADMIN_SESSION_COOKIE, readCookie } from '../admin/admin-sessions';
+import {
+  ADMIN_COOKIE_PATH,
+  ADMIN_SESSION_COOKIE,
+  APP_SESSION_COOKIE,
+  readCookie,
+  sessionCookie,
+} from '../auth/cookie-sessions';
 import { refusalOf } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
 import { errorBodySchema, withSharedSchemas } from '../http/schemas';
@@ -36,33 +42,39 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
       const account = await app.identity.account(user.uid);
       return isAdmin(account, config.admin.emails) ? { outcome: 'admin', uid: user.uid } : { outcome: 'forbidden' };
     }
-    const sessionId = readCookie(request.headers.cookie, ADMIN_SESSION_COOKIE);
-    const session = await sessions.find(sessionId);
-    if (session === null) return { outcome: 'anonymous' };
-    const account = await app.identity.account(session.uid, { fresh: true }).catch(() => null);
-    if (account === null || refusalOf(account, session.createdAtMs / 1000) !== null) {
-      await sessions.end(sessionId);
-      return { outcome: 'anonymous' };
+    // The admin UI's own session, else the app's (token sync): an admin signed in to the app on the same
+    // origin needs no second sign-in.
+    for (const [store, name] of [
+      [sessions, ADMIN_SESSION_COOKIE],
+      [app.appSessions, APP_SESSION_COOKIE],
+    ] as const) {
+      const sessionId = readCookie(request.headers.cookie, name);
+      const session = await store.find(sessionId);
+      if (session === null) continue;
+      const account = await app.identity.account(session.uid, { fresh: true }).catch(() => null);
+      if (account === null || refusalOf(account, session.createdAtMs / 1000) !== null) {
+        await store.end(sessionId);
+        return { outcome: 'anonymous' };
+      }
+      // An app session of someone who is not an admin stays open: it is theirs for the app.
+      if (!isAdmin(account, config.admin.emails)) {
+        if (store === sessions) await store.end(sessionId);
+        return { outcome: 'forbidden' };
+      }
+      return { outcome: 'admin', uid: session.uid };
     }
-    if (!isAdmin(account, config.admin.emails)) {
-      await sessions.end(sessionId);
-      return { outcome: 'forbidden' };
-    }
-    return { outcome: 'admin', uid: session.uid };
+    return { outcome: 'anonymous' };
   }
 
   const secureCookie = (request: FastifyRequest) =>
     request.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
+  // SameSite=Strict: Bull Board's retry, clean and pause calls can never be made by another site.
   const cookie = (request: FastifyRequest, value: string, maxAge: number) =>
-    [
-      `${ADMIN_SESSION_COOKIE}=${value}`,
-      `Path=${ADMIN_COOKIE_PATH}`,
-      `Max-Age=${maxAge}`,
-      'HttpOnly',
-      // Strict: Bull Board's retry, clean and pause calls can never be made by another site.
-      'SameSite=Strict',
-      ...(secureCookie(request) ? ['Secure'] : []),
-    ].join('; ');
+    sessionCookie(ADMIN_SESSION_COOKIE, value, {
+      path: ADMIN_COOKIE_PATH,
+      maxAgeSeconds: maxAge,
+      secure: secureCookie(request),
+    });
 
   app.get('/admin', async (_request, reply) =>
     reply

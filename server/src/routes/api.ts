@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ServiceError } from '../http/errors';
 import { generationRoutes } from './generations';
 import { meRoutes } from './me';
+import { sessionOpenRoutes } from './session';
 
 const ONE_MINUTE_MS = 60_000;
 
@@ -30,4 +31,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   });
   await app.register(generationRoutes);
   await app.register(meRoutes);
+  await app.register(sessionOpenRoutes);
 };

@@ -6,5 +6,12 @@ export { createTestUser, signIn } from '@mediagen/testing/vitest';
 
 /** A signed-in user as a service sees one, for tests that call services without going through HTTP. */
 export function signedInAs(uid: string): AuthUser {
-  return { uid, email: null, emailVerified: false, authTimeSeconds: 0, tokenExpiresAtMs: Date.now() + 3_600_000 };
+  return {
+    uid,
+    email: null,
+    emailVerified: false,
+    authTimeSeconds: 0,
+    tokenIssuedAtMs: Date.now(),
+    tokenExpiresAtMs: Date.now() + 3_600_000,
+  };
 }

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { UsersIcon } from '@/components/ui/icons';
+import { loadFirebaseAuth } from '@/lib/auth-client';
+import { notify } from '@/lib/notify';
 import { useAuthStore } from '@/stores/auth-store';
 
 const DeleteAccountDialog = lazy(async () => ({
@@ -14,6 +16,32 @@ export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promis
   const [deleting, setDeleting] = useState(false);
   const menuId = useId();
   const container = useRef<HTMLDivElement>(null);
+  // Read when the menu opens: a link opened in another tab may have verified the address since.
+  const [verified, setVerified] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    loadFirebaseAuth()
+      .then((firebaseAuth) => firebaseAuth.isEmailVerified())
+      .then(
+        (value) => current && setVerified(value),
+        () => current && setVerified(null),
+      );
+    return () => {
+      current = false;
+    };
+  }, [open]);
+
+  async function sendVerification() {
+    try {
+      const firebaseAuth = await loadFirebaseAuth();
+      await firebaseAuth.sendVerification();
+      notify.success(`A verification link is on its way to ${email}`);
+    } catch {
+      notify.error('Could not send the verification email - please try again');
+    }
+  }
 
   useEffect(() => {
     if (!open) return;
@@ -48,9 +76,24 @@ export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promis
           id={menuId}
           className="absolute right-0 z-50 mt-2 grid w-64 gap-1 rounded-2xl border border-slate-200 bg-white p-2 shadow-xl dark:border-slate-800 dark:bg-slate-900"
         >
-          <p className="truncate px-3 py-2 text-sm text-slate-500 dark:text-slate-400" title={email}>
+          <p className="truncate px-3 pt-2 text-sm text-slate-500 dark:text-slate-400" title={email}>
             Signed in as <span className="font-medium text-slate-800 dark:text-slate-100">{email}</span>
           </p>
+          {verified === true && (
+            <p className="px-3 pb-2 text-xs font-semibold text-emerald-700 dark:text-emerald-300">Email verified</p>
+          )}
+          {verified === false && (
+            <div className="grid gap-1 px-3 pb-2">
+              <p className="text-xs font-semibold text-amber-800 dark:text-amber-300">Email not verified</p>
+              <button
+                type="button"
+                className="justify-self-start text-sm font-medium text-violet-700 hover:underline dark:text-violet-300"
+                onClick={() => void sendVerification()}
+              >
+                Send verification email
+              </button>
+            </div>
+          )}
           <Link
             to="/library"
             className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"

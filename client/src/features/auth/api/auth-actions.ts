@@ -1,5 +1,5 @@
 import { authErrorMessage } from '@mediagen/shared';
-import { loadFirebaseAuth } from '@/lib/auth-client';
+import { endSyncedSession, loadFirebaseAuth } from '@/lib/auth-client';
 import type { SocialProvider } from '@/lib/firebase-auth';
 import { useAuthStore } from '@/stores/auth-store';
 
@@ -28,6 +28,7 @@ export async function signInWithSocialProvider(provider: SocialProvider): Promis
 /** Spec §4: logout ends the provider session, then clears the persisted session. */
 export async function signOutEverywhere(): Promise<void> {
   const firebaseAuth = await loadFirebaseAuth();
+  await endSyncedSession();
   await firebaseAuth.signOutUser();
   useAuthStore.getState().signedOut();
 }

@@ -1,12 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useCredentialSignIn } from '../hooks/use-credential-sign-in';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
+import { PasswordResetRequest } from './PasswordResetRequest';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
 
 /** The Login screen's form. Spec §5: both fields required and the email format checked by the browser. */
 export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [resetting, setResetting] = useState(false);
   const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
   const social = useSocialSignIn(onSignedIn);
   const emailId = useId();
@@ -16,6 +18,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
     event.preventDefault();
     await submitCredentials('sign-in', email, password);
   }
+
+  if (resetting) return <PasswordResetRequest initialEmail={email} onBack={() => setResetting(false)} />;
 
   return (
     <>
@@ -53,6 +57,13 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
+          <button
+            type="button"
+            className="mt-2 text-sm font-medium text-violet-700 hover:underline dark:text-violet-300"
+            onClick={() => setResetting(true)}
+          >
+            Forgot password?
+          </button>
         </div>
         <button type="submit" className="btn-primary w-full" disabled={submitting}>
           {submitting ? 'Signing in...' : 'Sign In'}

@@ -4,29 +4,33 @@ import type { Redis } from 'ioredis';
 export const ADMIN_SESSION_COOKIE = 'mediagen_admin';
 /** The cookie is only ever sent to the admin pages and their API. */
 export const ADMIN_COOKIE_PATH = '/admin';
+/** The app's session, opened by the client's token sync (spec §7) on the app's own origin. */
+export const APP_SESSION_COOKIE = 'mediagen_session';
 
-export interface AdminSession {
+export interface CookieSession {
   uid: string;
   /** When it was opened (ms): a revocation of the account after this ends it. */
   createdAtMs: number;
 }
 
 /**
- * Admin sessions held on the server, in Redis: the cookie carries only a random id, so signing out ends
- * the session everywhere at once and nothing in the cookie can be forged or outlive its record. Records
- * are stored under a hash of the id, so reading Redis does not hand out sessions.
+ * Sessions held on the server, in Redis, behind a cookie: the cookie carries only a random id, so signing
+ * out ends the session everywhere at once and nothing in the cookie can be forged or outlive its record.
+ * Records are stored under a hash of the id, so reading Redis does not hand out sessions. `kind` keeps the
+ * admin UI's sessions and the app's apart.
  */
-export class AdminSessions {
+export class CookieSessions {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly kind: 'admin' | 'app',
     readonly ttlSeconds: number,
     private readonly clock: () => number = Date.now,
   ) {}
 
   async open(uid: string): Promise<{ id: string; expiresAtMs: number }> {
     const id = randomBytes(32).toString('base64url');
-    const session: AdminSession = { uid, createdAtMs: this.clock() };
+    const session: CookieSession = { uid, createdAtMs: this.clock() };
     const key = this.key(id);
     // Each user's sessions are listed too, so closing the account ends them all.
     await this.redis
@@ -38,10 +42,10 @@ export class AdminSessions {
     return { id, expiresAtMs: session.createdAtMs + this.ttlSeconds * 1000 };
   }
 
-  async find(id: string | undefined): Promise<AdminSession | null> {
+  async find(id: string | undefined): Promise<CookieSession | null> {
     if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
     const stored = await this.redis.get(this.key(id));
-    return stored === null ? null : (JSON.parse(stored) as AdminSession);
+    return stored === null ? null : (JSON.parse(stored) as CookieSession);
   }
 
   async end(id: string | undefined): Promise<void> {
@@ -55,19 +59,36 @@ export class AdminSessions {
   }
 
   private userKey(uid: string): string {
-    return `${this.prefix}:{${uid}}:admin-sessions`;
+    return `${this.prefix}:{${uid}}:${this.kind}-sessions`;
   }
 
   private key(id: string): string {
-    return `${this.prefix}:admin-session:${createHash('sha256').update(id).digest('hex')}`;
+    return `${this.prefix}:${this.kind}-session:${createHash('sha256').update(id).digest('hex')}`;
   }
 }
 
-/** One cookie's value from a Cookie header (no cookie plugin for a single cookie). */
+/** One cookie's value from a Cookie header (no cookie plugin for two cookies read and set in one place each). */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const index = part.indexOf('=');
     if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
   }
   return undefined;
+}
+
+/** A Set-Cookie value for a session id (or '' with maxAge 0 to clear it): never readable by scripts. */
+export function sessionCookie(
+  name: string,
+  value: string,
+  options: { path: string; maxAgeSeconds: number; secure: boolean },
+): string {
+  return [
+    `${name}=${value}`,
+    `Path=${options.path}`,
+    `Max-Age=${options.maxAgeSeconds}`,
+    'HttpOnly',
+    // Strict: no other site can make a request that carries it.
+    'SameSite=Strict',
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
