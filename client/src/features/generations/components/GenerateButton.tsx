@@ -2,9 +2,7 @@ interface GenerateButtonProps {
   signedIn: boolean;
   busy: boolean;
   blank: boolean;
-  /** The kind's tokens are spent: nothing would be accepted, so nothing is tried (the hint says why). */
-  outOfTokens?: boolean;
-  /** The id of the text that says why the button is disabled. */
+  /** The id of a text that says more about what a click will do (no tokens left). */
   describedBy?: string | undefined;
   idleLabel: string;
   busyLabel?: string;
@@ -20,7 +18,6 @@ export function GenerateButton({
   signedIn,
   busy,
   blank,
-  outOfTokens = false,
   describedBy,
   idleLabel,
   busyLabel = idleLabel,
@@ -32,7 +29,7 @@ export function GenerateButton({
     <button
       type="button"
       className="btn-primary w-full"
-      disabled={signedIn && (busy || blank || outOfTokens)}
+      disabled={signedIn && (busy || blank)}
       aria-busy={busy || undefined}
       aria-describedby={describedBy}
       onClick={onGenerate}

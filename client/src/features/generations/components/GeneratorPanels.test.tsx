@@ -63,14 +63,15 @@ describe('image panel', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('is disabled with 0 image tokens left, and says when they renew', async () => {
-    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt: '2030-06-15T12:00:00.000Z' });
+  it('with 0 image tokens left, says when they renew, and a click gets the exhausted toast at once', async () => {
+    const resetsAt = new Date(Date.now() + 12.5 * 24 * 3600 * 1000).toISOString();
+    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt });
     await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
     const button = screen.getByRole('button', { name: 'Generate Image' });
-    expect(button).toHaveProperty('disabled', true);
     expect(screen.getByText(/^No image tokens left\. They renew on /)).toBeDefined();
     expect(button.getAttribute('aria-describedby')).toBeTruthy();
     await user.click(button);
+    expect(await screen.findByText(tokensExhaustedMessage(13))).toBeDefined();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.queryByText('Preparing to generate image...')).toBeNull();
   });

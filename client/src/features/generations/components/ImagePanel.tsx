@@ -21,6 +21,8 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
+    // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
+    if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
     // The server refuses a blocked prompt anyway; saying so here spares a 'Preparing…' that leads nowhere.
     const moderation = moderatePrompt(prompt);
     if (!moderation.allowed) {
@@ -74,7 +76,6 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
       />
       <GenerateButton
         signedIn={signedIn}
-        outOfTokens={outOfTokens}
         describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={prompt.trim() === ''}

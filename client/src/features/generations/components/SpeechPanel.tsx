@@ -23,6 +23,8 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
+    // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
+    if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
     const { language, voice } = customization;
     if (language === '' || voice === '') {
       notify.error(ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED);
@@ -77,7 +79,6 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
       <VoiceSelectors value={customization} disabled={job.busy} onChange={setCustomization} />
       <GenerateButton
         signedIn={signedIn}
-        outOfTokens={outOfTokens}
         describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={text.trim() === ''}

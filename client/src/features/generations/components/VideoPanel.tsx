@@ -19,6 +19,8 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
+    // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
+    if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
     void job.submit({
       kind: 'video',
       prompt,
@@ -45,7 +47,6 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
       />
       <GenerateButton
         signedIn={signedIn}
-        outOfTokens={outOfTokens}
         describedBy={outOfTokens ? hintId : undefined}
         busy={job.busy}
         blank={prompt.trim() === ''}

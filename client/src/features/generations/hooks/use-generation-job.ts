@@ -1,7 +1,10 @@
 import {
+  daysUntilReset,
   ERROR_MESSAGES,
   isFinalStatus,
   LONG_TOAST_DURATION_MS,
+  TOKEN_RESET_PERIOD_MS,
+  tokensExhaustedMessage,
   type Generation,
   type GenerationKind,
   type GenerationRequestInput,
@@ -18,6 +21,8 @@ export interface GenerationJob {
   /** Waiting for the API's answer or for the generation to finish. */
   busy: boolean;
   submit: (input: GenerationRequestInput) => Promise<void>;
+  /** Says the kind's tokens are spent, as the server would (its balance says 0 until `resetsAt`). */
+  refuseExhausted: (resetsAt: string) => void;
   reset: () => void;
 }
 
@@ -63,6 +68,11 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
     }
   }
 
+  function refuseExhausted(resetsAt: string) {
+    const days = daysUntilReset(Date.parse(resetsAt) - TOKEN_RESET_PERIOD_MS, Date.now());
+    notify.error(tokensExhaustedMessage(days), { duration: LONG_TOAST_DURATION_MS });
+  }
+
   function reset() {
     if (generation !== undefined) {
       const toastId = watched.current.get(generation.id);
@@ -74,7 +84,7 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
   }
 
   const running = generation !== undefined && !isFinalStatus(generation.status);
-  return { generation, busy: submitting || running, submit, reset };
+  return { generation, busy: submitting || running, submit, refuseExhausted, reset };
 }
 
 function announceEnding(

@@ -37,7 +37,9 @@ export function LibraryStrip() {
                 {KIND_TEXTS[generation.kind].label}
               </span>
             )}
-            <StatusBadge status={generation.status} />
+            <span className="justify-self-start">
+              <StatusBadge status={generation.status} />
+            </span>
             <p className="truncate text-xs text-slate-700 dark:text-slate-200" title={generation.prompt}>
               {generation.prompt}
             </p>
