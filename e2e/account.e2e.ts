@@ -114,6 +114,12 @@ describe('a signed-out visitor on the dashboard', () => {
       expect(await imageButton.evaluate((button) => getComputedStyle(button).opacity)).toBe('1');
       expect(await imageButton.evaluate((button) => getComputedStyle(button).cursor)).not.toBe('not-allowed');
 
+      // The policy links are finger-sized (they were about 20 px tall).
+      const policyLink = page
+        .getByRole('navigation', { name: 'Policies' })
+        .getByRole('button', { name: 'Privacy Policy' });
+      expect((await policyLink.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+
       await imageButton.click();
       const dialog = page.getByRole('dialog', { name: 'Sign in to continue' });
       await dialog.waitFor();

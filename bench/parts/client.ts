@@ -4,6 +4,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { ROOT } from '../lib/env';
 import type { Figure } from '../lib/report';
@@ -16,7 +19,16 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Gzipped JS that Chromium actually loads for the landing page and the dashboard, from a development-mode build. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+/** The pages a visitor lands on, signed out: the landing page, the dashboard and the library. */
+const LIGHTHOUSE_PAGES = ['/', '/dashboard', '/library'] as const;
+
+/**
+ * Gzipped JS that Chromium actually loads for the landing page and the dashboard, and Lighthouse's four
+ * scores for the landing page, the dashboard and the library on a phone and a desktop, all from one
+ * minified build (the development mode only picks the local Firebase settings).
+ */
 export async function clientBench(_context: BenchContext): Promise<Figure[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'mediagen-bench-client-'));
   const build = spawnSync(
@@ -38,7 +50,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
   const figures: Figure[] = [];
   try {
     for (const [name, path, target] of [
@@ -71,10 +83,60 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
       });
       await page.close();
     }
-  } finally {
+    // Lighthouse drives a Chromium of its own; this one is done.
     await browser.close();
+    figures.push(...(await lighthouseScores(origin)));
+  } finally {
+    await browser.close().catch(() => undefined);
     server.close();
     rmSync(outDir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+/** Lighthouse's scores (0–100) per page and form factor; the target is 100 in every category. */
+async function lighthouseScores(origin: string): Promise<Figure[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const figures: Figure[] = [];
+  try {
+    for (const formFactor of ['mobile', 'desktop'] as const) {
+      for (const path of LIGHTHOUSE_PAGES) {
+        const result = await lighthouse(
+          `${origin}${path}`,
+          { port: chrome.port, logLevel: 'error', onlyCategories: [...LIGHTHOUSE_CATEGORIES] },
+          formFactor === 'desktop' ? desktopConfig : undefined,
+        );
+        if (result === undefined) throw new Error(`Lighthouse gave no result for ${path}`);
+        const scores = LIGHTHOUSE_CATEGORIES.map((category) =>
+          Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
+        );
+        const failing = Object.values(result.lhr.audits)
+          .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+          .map((audit) => audit.id);
+        figures.push({
+          part: 'client',
+          name: `Lighthouse ${path} (${formFactor}): performance / accessibility / best practices / SEO`,
+          value: Math.min(...scores),
+          unit: 'lowest score',
+          target: '100 in all four',
+          met: scores.every((score) => score === 100),
+          note: `${scores.join(' / ')}${failing.length > 0 ? `; failing: ${failing.join(', ')}` : ''}`,
+        });
+      }
+    }
+  } finally {
+    chrome.kill();
   }
   return figures;
 }

@@ -12,12 +12,13 @@ export function DashboardFooter() {
     <footer className="mt-12 border-t border-slate-200 pt-6 text-sm text-slate-500 dark:border-slate-800 dark:text-slate-400">
       <div className="flex flex-col items-center justify-between gap-3 sm:flex-row">
         <p>© 2024 MediaGen. All rights reserved.</p>
-        <nav aria-label="Policies" className="flex flex-wrap justify-center gap-x-5 gap-y-2">
+        <nav aria-label="Policies" className="flex flex-wrap justify-center gap-x-3">
           {POLICY_ORDER.map((id) => (
             <button
               key={id}
               type="button"
-              className="underline-offset-4 hover:text-violet-600 hover:underline dark:hover:text-violet-400"
+              // 44 px tall: a comfortable target for a finger.
+              className="inline-flex min-h-11 items-center px-1 underline-offset-4 hover:text-violet-600 hover:underline dark:hover:text-violet-400"
               onClick={() => setOpenPolicy(id)}
             >
               {POLICIES[id].title}
