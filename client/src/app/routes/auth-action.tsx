@@ -1,6 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '@mediagen/shared';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { TextField } from '@/components/ui/TextField';
 import { loadFirebaseAuth } from '@/lib/auth-client';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -38,7 +39,6 @@ export function AuthActionPage() {
   const code = params.get('oobCode') ?? '';
   const [step, setStep] = useState<Step>({ name: 'checking' });
   const [password, setPassword] = useState('');
-  const passwordId = useId();
 
   useEffect(() => {
     let current = true;
@@ -87,21 +87,15 @@ export function AuthActionPage() {
         {(step.name === 'choose-password' || step.name === 'saving') && (
           <form onSubmit={(event) => void save(event, step.email)} className="grid gap-4">
             <p className="text-slate-600 dark:text-slate-300">For {step.email}</p>
-            <div>
-              <label htmlFor={passwordId} className="field-label">
-                New password
-              </label>
-              <input
-                id={passwordId}
-                type="password"
-                required
-                minLength={MIN_PASSWORD_LENGTH}
-                autoComplete="new-password"
-                className="field"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-            </div>
+            <TextField
+              label="New password"
+              type="password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              autoComplete="new-password"
+              value={password}
+              onValueChange={setPassword}
+            />
             <button type="submit" className="btn-primary w-full" disabled={step.name === 'saving'}>
               {step.name === 'saving' ? 'Saving...' : 'Save password'}
             </button>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Modal } from '@/components/ui/Modal';
+import { TextField } from '@/components/ui/TextField';
 import { ApiRequestError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 import { closeAccount } from '../api/get-me';
@@ -53,19 +54,17 @@ export function DeleteAccountDialog({ onClose, onAccountClosed }: DeleteAccountD
           So that free tokens are not renewed by signing up again, we keep an anonymous trace until your 30-day token
           period ends: a one-way hash of your email and how many tokens you used, nothing else.
         </p>
-        <div>
-          <label htmlFor="confirm-delete" className="field-label">
-            Type <strong>{CONFIRMATION_WORD}</strong> to confirm
-          </label>
-          <input
-            id="confirm-delete"
-            className="field"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            data-autofocus
-          />
-        </div>
+        <TextField
+          label={
+            <>
+              Type <strong>{CONFIRMATION_WORD}</strong> to confirm
+            </>
+          }
+          autoComplete="off"
+          value={typed}
+          onValueChange={setTyped}
+          data-autofocus
+        />
         {error !== null && (
           <p role="alert" className="text-sm text-rose-700 dark:text-rose-300">
             {error}

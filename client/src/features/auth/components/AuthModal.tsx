@@ -1,6 +1,7 @@
 import { validateCredentials } from '@mediagen/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Modal } from '@/components/ui/Modal';
+import { TextField } from '@/components/ui/TextField';
 import { loadFirebaseAuth } from '@/lib/auth-client';
 import { useCredentialSignIn, type CredentialMode } from '../hooks/use-credential-sign-in';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
@@ -25,8 +26,6 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
   const social = useSocialSignIn(onSignedIn);
-  const emailId = useId();
-  const passwordId = useId();
   const problemId = useId();
   const signInOnly = variant === 'sign-in-only';
 
@@ -63,35 +62,23 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
       />
       <OrDivider />
       <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
-        <div>
-          <label htmlFor={emailId} className="field-label">
-            Email
-          </label>
-          <input
-            id={emailId}
-            type="email"
-            autoComplete="email"
-            className="field"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-describedby={problem === null ? undefined : problemId}
-            data-autofocus
-          />
-        </div>
-        <div>
-          <label htmlFor={passwordId} className="field-label">
-            Password
-          </label>
-          <input
-            id={passwordId}
-            type="password"
-            autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
-            className="field"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-describedby={problem === null ? undefined : problemId}
-          />
-        </div>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onValueChange={setEmail}
+          aria-describedby={problem === null ? undefined : problemId}
+          data-autofocus
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+          value={password}
+          onValueChange={setPassword}
+          aria-describedby={problem === null ? undefined : problemId}
+        />
         {problem !== null && (
           <p id={problemId} role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
             {problem}

@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { TextField } from '@/components/ui/TextField';
 import { useCredentialSignIn } from '../hooks/use-credential-sign-in';
 import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { PasswordResetRequest } from './PasswordResetRequest';
@@ -11,8 +12,6 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [resetting, setResetting] = useState(false);
   const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
   const social = useSocialSignIn(onSignedIn);
-  const emailId = useId();
-  const passwordId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,33 +29,15 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
       />
       <OrDivider />
       <form onSubmit={(event) => void submit(event)} className="grid gap-4">
-        <div>
-          <label htmlFor={emailId} className="field-label">
-            Email
-          </label>
-          <input
-            id={emailId}
-            type="email"
-            required
-            autoComplete="email"
-            className="field"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor={passwordId} className="field-label">
-            Password
-          </label>
-          <input
-            id={passwordId}
-            type="password"
-            required
-            autoComplete="current-password"
-            className="field"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
+        <TextField label="Email" type="email" required autoComplete="email" value={email} onValueChange={setEmail} />
+        <TextField
+          label="Password"
+          type="password"
+          required
+          autoComplete="current-password"
+          value={password}
+          onValueChange={setPassword}
+        >
           <button
             type="button"
             className="mt-2 text-sm font-medium text-violet-700 hover:underline dark:text-violet-300"
@@ -64,7 +45,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
           >
             Forgot password?
           </button>
-        </div>
+        </TextField>
         <button type="submit" className="btn-primary w-full" disabled={submitting}>
           {submitting ? 'Signing in...' : 'Sign In'}
         </button>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { TextField } from '@/components/ui/TextField';
 import { loadFirebaseAuth } from '@/lib/auth-client';
 
 /**
@@ -8,7 +9,7 @@ import { loadFirebaseAuth } from '@/lib/auth-client';
 export function PasswordResetRequest({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
   const [email, setEmail] = useState(initialEmail);
   const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
-  const emailId = useId();
+  const titleId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -24,24 +25,11 @@ export function PasswordResetRequest({ initialEmail, onBack }: { initialEmail: s
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="grid gap-4" aria-labelledby={`${emailId}-title`}>
-      <h2 id={`${emailId}-title`} className="text-lg font-semibold text-slate-900 dark:text-white">
+    <form onSubmit={(event) => void submit(event)} className="grid gap-4" aria-labelledby={titleId}>
+      <h2 id={titleId} className="text-lg font-semibold text-slate-900 dark:text-white">
         Reset your password
       </h2>
-      <div>
-        <label htmlFor={emailId} className="field-label">
-          Email
-        </label>
-        <input
-          id={emailId}
-          type="email"
-          required
-          autoComplete="email"
-          className="field"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
+      <TextField label="Email" type="email" required autoComplete="email" value={email} onValueChange={setEmail} />
       {state === 'sent' && (
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
           If an account uses {email.trim()}, a link to choose a new password is on its way.
