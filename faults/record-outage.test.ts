@@ -95,6 +95,10 @@ async function submitAll(user: TestUser, requests: readonly GenerationRequestInp
   }
 }
 
+/** The output of every worker process that is no longer running (none should be). */
+const deadWorkers = () =>
+  workers.filter((worker) => !worker.alive()).map((worker) => worker.output.join('').slice(-3000));
+
 const readyStatus = async () => (await call(server.origin, null, 'GET', '/readyz')).status;
 
 it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile, then every accepted job ends', async () => {
@@ -118,7 +122,7 @@ it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile
   expect((await call(server.origin, null, 'GET', '/healthz')).status).toBe(200);
   // Long enough for running jobs to reach their end and fail to record it.
   await sleep(3000);
-  expect(workers.every((worker) => worker.alive())).toBe(true);
+  expect(deadWorkers(), 'workers that died').toEqual([]);
 
   await startCluster();
 
@@ -130,7 +134,7 @@ it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile
   expect(ended.map((generation) => `${generation.id}:${generation.status}`)).toEqual(
     accepted.map(({ id }) => `${id}:completed`),
   );
-  expect(workers.every((worker) => worker.alive())).toBe(true);
+  expect(deadWorkers(), 'workers that died').toEqual([]);
   await expectBalancesAddUp();
 }, 180_000);
 
@@ -153,7 +157,7 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
   for (const generation of ended) expect(['completed', 'failed']).toContain(generation.status);
   // Their jobs were gone: it was the reconciler that put them back.
   expect(workers.flatMap((worker) => worker.output).join('')).toMatch(/reconciler: [1-9]\d* requeued/);
-  expect(workers.every((worker) => worker.alive())).toBe(true);
+  expect(deadWorkers(), 'workers that died').toEqual([]);
   await expectBalancesAddUp();
 
   // What was made before the keys went is still listed, and its file still downloads.

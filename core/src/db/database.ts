@@ -29,9 +29,12 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Record
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
-  // An idle connection that breaks (a restart, a failover) is replaced on next use; unhandled, it would
-  // take the process down.
+  // A connection that breaks (a restart, a failover) is replaced on next use, and the query that was on it
+  // fails by itself. pg also emits the break as an 'error' event: on the pool for an idle connection, on
+  // the client for one that is checked out (between two statements of a transaction, say). Either one,
+  // unheard, would take the whole process down.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closing: Promise<void> | undefined;
   return {
