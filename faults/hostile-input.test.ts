@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { rawHttpRequest } from '@mediagen/testing';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
@@ -315,22 +315,8 @@ describe('fuzzed requests', () => {
   });
 });
 
-/** One request over a raw socket (fetch would normalise malformed paths away); the status and body. */
-function rawRequest(request: string): Promise<{ status: number; body: string }> {
-  const { port } = new URL(server.origin);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: rest.join('\r\n\r\n') });
-    });
-    socket.write(request, 'latin1');
-  });
-}
+/** One request over a raw socket, its bytes as written (fetch would normalise malformed paths away). */
+const rawRequest = (request: string) => rawHttpRequest(server.origin, request, 'latin1');
 
 const MARKER = 'zq7marker';
 

@@ -16,7 +16,7 @@ import { freePort, type ManagedProcess } from '@mediagen/scripts/processes';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import { deleteKeys } from '@mediagen/testing';
 import { REQUESTS, call, finalState, submit } from './support/api';
-import { sleep, spawnWorker, type WorkerProcess } from './support/processes';
+import { outageWorkers, sleep, type WorkerProcess } from './support/processes';
 
 /**
  * The record's outages: PostgreSQL (a cluster of the test's own) stopped and restarted under load, then
@@ -58,25 +58,18 @@ beforeAll(async () => {
   await simulator.listen();
   context = await createTestContext();
   server = await context.start({ DATABASE_URL: databaseUrl, JOB_BACKOFF_MS: '200', RATE_LIMIT_PER_MINUTE: '100000' });
-  for (let index = 0; index < 2; index += 1) {
-    workers.push(
-      spawnWorker({
-        DATABASE_URL: databaseUrl,
-        REDIS_URL,
-        QUEUE_PREFIX: context.prefix,
-        DATA_DIR: context.dataDir,
-        SIMULATOR_URL: simulator.url,
-        VIDEO_POLL_INTERVAL_MS: '100',
-        SHUTDOWN_GRACE_MS: '1000',
-        CONCURRENCY_IMAGE: '1',
-        CONCURRENCY_SPEECH: '1',
-        // A generation whose job vanished is put back in its queue after 2 s of quiet, checked twice a second.
-        RECONCILE_INTERVAL_MS: '500',
-        RECONCILE_AFTER_MS: '2000',
-      }),
-    );
-  }
-  await Promise.all(workers.map((worker) => worker.ready));
+  workers.push(
+    ...(await outageWorkers({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: context.prefix,
+      DATA_DIR: context.dataDir,
+      SIMULATOR_URL: simulator.url,
+      // A generation whose job vanished is put back in its queue after 2 s of quiet, checked twice a second.
+      RECONCILE_INTERVAL_MS: '500',
+      RECONCILE_AFTER_MS: '2000',
+    })),
+  );
 }, 120_000);
 
 afterAll(async () => {

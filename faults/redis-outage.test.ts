@@ -4,7 +4,7 @@ import type { Generation } from '@mediagen/shared';
 import { createTestContext, type TestApp, type TestContext } from '@mediagen/server/testing';
 import { createTestUser, type TestUser } from '@mediagen/server/testing';
 import { REQUESTS, call, finalState, submit, tokens } from './support/api';
-import { dedicatedRedis, sleep, spawnWorker, type DedicatedRedis, type WorkerProcess } from './support/processes';
+import { dedicatedRedis, outageWorkers, sleep, type DedicatedRedis, type WorkerProcess } from './support/processes';
 
 /**
  * Redis (a dedicated one, with AOF) goes away while jobs are queued and running, then comes back. The
@@ -22,22 +22,15 @@ beforeAll(async () => {
   await simulator.listen();
   context = await createTestContext();
   server = await context.start({ REDIS_URL: redis.url, JOB_BACKOFF_MS: '200', RATE_LIMIT_PER_MINUTE: '100000' });
-  for (let index = 0; index < 2; index += 1) {
-    workers.push(
-      spawnWorker({
-        REDIS_URL: redis.url,
-        DATABASE_URL: context.database.url,
-        QUEUE_PREFIX: context.prefix,
-        DATA_DIR: context.dataDir,
-        SIMULATOR_URL: simulator.url,
-        VIDEO_POLL_INTERVAL_MS: '100',
-        SHUTDOWN_GRACE_MS: '1000',
-        CONCURRENCY_IMAGE: '1',
-        CONCURRENCY_SPEECH: '1',
-      }),
-    );
-  }
-  await Promise.all(workers.map((worker) => worker.ready));
+  workers.push(
+    ...(await outageWorkers({
+      DATABASE_URL: context.database.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: context.prefix,
+      DATA_DIR: context.dataDir,
+      SIMULATOR_URL: simulator.url,
+    })),
+  );
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { ROOT } from '../lib/env';
 import type { Figure } from '../lib/report';
 import type { BenchContext } from '../run';
@@ -19,7 +20,6 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** The pages a visitor lands on, signed out: the landing page, the dashboard and the library. */
 const LIGHTHOUSE_PAGES = ['/', '/dashboard', '/library'] as const;
@@ -53,7 +53,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...HEADLESS_CHROMIUM_ARGS] });
   const figures: Figure[] = [];
   try {
     for (const [name, path, target] of [
@@ -110,16 +110,8 @@ function localClientSettings(): Record<string, string> {
 /** Lighthouse's scores (0–100) per page and form factor; the target is 100 in every category. */
 async function lighthouseScores(origin: string): Promise<Figure[]> {
   const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', ...HEADLESS_CHROMIUM_ARGS],
   });
   const figures: Figure[] = [];
   try {

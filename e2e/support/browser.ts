@@ -1,12 +1,8 @@
+import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...HEADLESS_CHROMIUM_ARGS,
   '--disable-quic',
   // Lets <audio> and <video> play without a user gesture in headless runs.
   '--autoplay-policy=no-user-gesture-required',
@@ -14,7 +10,7 @@ const CHROMIUM_ARGS = [
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

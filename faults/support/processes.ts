@@ -85,6 +85,32 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
   return { ...handle, ready };
 }
 
+/**
+ * Two worker processes for an outage test: one image and one speech slot each, so some jobs run at the
+ * provider while the rest wait in the queue when the outage begins. `env` names the stores and adds settings.
+ */
+export async function outageWorkers(
+  env: {
+    DATABASE_URL: string;
+    REDIS_URL: string;
+    QUEUE_PREFIX: string;
+    DATA_DIR: string;
+    SIMULATOR_URL: string;
+  } & Record<string, string>,
+): Promise<WorkerProcess[]> {
+  const workers = [0, 1].map(() =>
+    spawnWorker({
+      VIDEO_POLL_INTERVAL_MS: '100',
+      SHUTDOWN_GRACE_MS: '1000',
+      CONCURRENCY_IMAGE: '1',
+      CONCURRENCY_SPEECH: '1',
+      ...env,
+    }),
+  );
+  await Promise.all(workers.map((worker) => worker.ready));
+  return workers;
+}
+
 export interface DedicatedRedis {
   url: string;
   port: number;

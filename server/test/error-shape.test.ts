@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { rawHttpRequest, type RawHttpAnswer } from '@mediagen/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestApp, type TestContext } from './support/app';
 import { createTestUser, type TestUser } from './support/users';
@@ -19,34 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => context.cleanup());
 
-interface RawAnswer {
-  status: number;
-  body: string;
-}
-
-function raw(request: string): Promise<RawAnswer> {
-  const { port } = new URL(server.origin);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: rest.join('\r\n\r\n') });
-    });
-    // Not end(): a client that half-closes before the answer gets none from Node, whatever the route.
-    socket.write(request);
-  });
-}
+const raw = (request: string) => rawHttpRequest(server.origin, request);
 
 const get = (path: string, headers = '') =>
   raw(
     `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${user.idToken}\r\n${headers}Connection: close\r\n\r\n`,
   );
 
-function expectShape(answer: RawAnswer, status: number, code: string, ...unechoed: string[]) {
+function expectShape(answer: RawHttpAnswer, status: number, code: string, ...unechoed: string[]) {
   expect(answer.status).toBe(status);
   const body = JSON.parse(answer.body) as unknown;
   expect(body).toEqual({ error: { code, message: expect.any(String) } });

@@ -23,14 +23,7 @@ export function PaymentPage() {
               The {chosen.plan.title} plan needs no payment: every account starts on it, with free tokens that renew
               every 30 days.
             </p>
-            <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/pricing" className="btn-secondary">
-                Back to pricing
-              </Link>
-              <Link to="/dashboard" className="btn-primary">
-                Start creating
-              </Link>
-            </div>
+            <PaymentLinks dashboardLabel="Start creating" />
           </>
         ) : (
           <>
@@ -45,17 +38,24 @@ export function PaymentPage() {
             <p role="status" className="mt-6 text-slate-600 dark:text-slate-300">
               Checkout is not available yet. You have not been charged. Please check back soon.
             </p>
-            <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/pricing" className="btn-secondary">
-                Back to pricing
-              </Link>
-              <Link to="/dashboard" className="btn-primary">
-                Go to dashboard
-              </Link>
-            </div>
+            <PaymentLinks dashboardLabel="Go to dashboard" />
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Back to the plans, or on to the dashboard. */
+function PaymentLinks({ dashboardLabel }: { dashboardLabel: string }) {
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      <Link to="/pricing" className="btn-secondary">
+        Back to pricing
+      </Link>
+      <Link to="/dashboard" className="btn-primary">
+        {dashboardLabel}
+      </Link>
     </div>
   );
 }

@@ -1,0 +1,15 @@
+/** Debian's Chromium unless CHROMIUM_PATH says otherwise: browser tests and the client bench drive it. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Flags every headless Chromium here needs: no sandbox as root, no GPU, and none of the background
+ * connections a closed network refuses (they would fail by the dozen at every start).
+ */
+export const HEADLESS_CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+] as const;
