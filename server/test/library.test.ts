@@ -1,39 +1,30 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailHash } from '@mediagen/core';
-import { createSimulator, type Simulator } from '@mediagen/simulator';
-import type { GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationRequestInput } from '@mediagen/shared';
 import { createEmulatorUser } from '@mediagen/testing';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
-import { connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
+import { connectUserSocket, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
-import { startTestWorkers } from './support/workers';
+import { startTestPipeline, type TestPipeline } from './support/pipeline';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
  * Issue 15 through the API: a creator deletes a generation (its file goes at once), or the whole account
  * (nothing of theirs stays but the anonymous trace, and signing up again brings no new free tokens).
  */
+let pipeline: TestPipeline;
 let context: TestContext;
 let server: TestApp;
-let simulator: Simulator;
-let workers: GenerationWorkers;
 
 beforeAll(async () => {
-  context = await createTestContext();
-  simulator = createSimulator({ latencyMs: 0 });
-  await simulator.listen();
-  server = await context.start();
-  // Image and speech only: a video stays queued, to be deleted or closed while in flight.
-  workers = await startTestWorkers(context, simulator, { WORKER_KINDS: 'image,speech' });
+  pipeline = await startTestPipeline({
+    // Image and speech only: a video stays queued, to be deleted or closed while in flight.
+    workers: { WORKER_KINDS: 'image,speech' },
+  });
+  ({ context, server } = pipeline);
 });
-
-afterAll(async () => {
-  await workers.close(1000);
-  await context.cleanup();
-  await simulator.close();
-});
+afterAll(() => pipeline.close());
 
 async function completed(user: TestUser, request: GenerationRequestInput = speechRequest()): Promise<Generation> {
   const api = apiClient(server.origin, user);

@@ -1,33 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSimulator, type Simulator } from '@mediagen/simulator';
-import type { GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
-import { bearer, connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
-import { startTestWorkers } from './support/workers';
+import { bearer, connectUserSocket, type TestApp } from './support/app';
+import { startTestPipeline, type TestPipeline } from './support/pipeline';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
  * The whole pipeline in one process: the API over real HTTP and Socket.IO, real workers, the provider
  * simulator, the real Redis and the real auth emulator.
  */
-let context: TestContext;
+let pipeline: TestPipeline;
 let server: TestApp;
-let simulator: Simulator;
-let workers: GenerationWorkers;
+let simulator: TestPipeline['simulator'];
 
 beforeAll(async () => {
-  context = await createTestContext();
-  simulator = createSimulator({ latencyMs: 150, videoQueueingMs: 300, videoProcessingMs: 600 });
-  await simulator.listen();
-  server = await context.start({ JOB_BACKOFF_MS: '50' });
-  workers = await startTestWorkers(context, simulator);
+  pipeline = await startTestPipeline({
+    simulator: { latencyMs: 150, videoQueueingMs: 300, videoProcessingMs: 600 },
+    server: { JOB_BACKOFF_MS: '50' },
+  });
+  ({ server, simulator } = pipeline);
 });
-
-afterAll(async () => {
-  await workers.close(1000);
-  await context.cleanup();
-  await simulator.close();
-});
+afterAll(() => pipeline.close());
 
 beforeEach(() => simulator.clearFaults());
 

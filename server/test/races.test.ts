@@ -1,11 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSimulator, type Simulator } from '@mediagen/simulator';
-import type { GenerationWorkers } from '@mediagen/worker';
 import type { Generation, GenerationKind, GenerationRequestInput } from '@mediagen/shared';
-import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { type TestApp, type TestContext } from './support/app';
 import { apiClient } from './support/requests';
-import { startTestWorkers } from './support/workers';
+import { startTestPipeline, type TestPipeline } from './support/pipeline';
 import { createTestUser } from './support/users';
 
 /**
@@ -13,24 +11,18 @@ import { createTestUser } from './support/users';
  * a cancel timed against the completion never yields both a refund and a served result, and many
  * submissions for one token are one acceptance.
  */
+let pipeline: TestPipeline;
 let context: TestContext;
 let server: TestApp;
-let simulator: Simulator;
-let workers: GenerationWorkers;
 
 beforeAll(async () => {
-  context = await createTestContext();
-  simulator = createSimulator({ latencyMs: 0 });
-  await simulator.listen();
-  server = await context.start({ RATE_LIMIT_PER_MINUTE: '100000' });
-  workers = await startTestWorkers(context, simulator, { CONCURRENCY_IMAGE: '4', CONCURRENCY_SPEECH: '4' });
+  pipeline = await startTestPipeline({
+    server: { RATE_LIMIT_PER_MINUTE: '100000' },
+    workers: { CONCURRENCY_IMAGE: '4', CONCURRENCY_SPEECH: '4' },
+  });
+  ({ context, server } = pipeline);
 }, 60_000);
-
-afterAll(async () => {
-  await workers.close(1000);
-  await context.cleanup();
-  await simulator.close();
-});
+afterAll(() => pipeline.close());
 
 const REQUESTS: Record<'image' | 'speech', GenerationRequestInput> = {
   image: { kind: 'image', prompt: 'a lighthouse at dusk' },
