@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   ({ context, server } = pipeline);
 });
-afterAll(() => pipeline.close());
+afterAll(() => pipeline.close(), 60_000);
 
 async function completed(user: TestUser, request: GenerationRequestInput = speechRequest()): Promise<Generation> {
   const api = apiClient(server.origin, user);

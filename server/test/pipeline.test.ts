@@ -19,7 +19,7 @@ beforeAll(async () => {
   });
   ({ server, simulator } = pipeline);
 });
-afterAll(() => pipeline.close());
+afterAll(() => pipeline.close(), 60_000);
 
 beforeEach(() => simulator.clearFaults());
 
