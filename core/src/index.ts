@@ -9,6 +9,7 @@ export * from './lifecycle/account-closure';
 export * from './lifecycle/email-hash';
 export * from './lifecycle/generation-events';
 export * from './lifecycle/generation-lifecycle';
+export * from './lifecycle/generation-outbox';
 export * from './lifecycle/generation-record';
 export * from './progress/progress-channel';
 export * from './queue/generation-jobs';

@@ -9,8 +9,9 @@ import { apiClient } from './support/requests';
 import { createTestUser } from './support/users';
 
 /**
- * An update is part of the transition's commit (NOTIFY in the same statement), so no process can die
- * between the two; and a server whose LISTEN connection is lost replays what it missed from the record.
+ * An update is part of the transition's commit (NOTIFY in the same statement, or a submission's outbox
+ * row that any server sends), so no process can lose it by dying after its commit; and a server whose
+ * LISTEN connection is lost replays what it missed from the record.
  */
 let context: TestContext;
 let server: TestApp;
@@ -39,19 +40,7 @@ describe('updates that outlive their writer', () => {
     try {
       const accepted = await apiClient(server.origin, user).submit({ kind: 'video', prompt: 'a quiet harbour' });
       expect(accepted.status).toBe(202);
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', resolve(import.meta.dirname, 'fixtures/commit-and-die.ts'), accepted.body.id],
-        {
-          env: { ...process.env, DATABASE_URL: context.database.url },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const signal = await new Promise<NodeJS.Signals | null>((done) =>
-        child.once('exit', (_code, killed) => done(killed)),
-      );
+      const { signal, output } = await runFixture('commit-and-die.ts', accepted.body.id);
       expect(signal).toBe('SIGKILL');
       expect(output.trim()).toBe('committed');
 
@@ -63,6 +52,27 @@ describe('updates that outlive their writer', () => {
         },
       );
       expect(statuses(updates, accepted.body.id)).toEqual(['1:queued', '2:canceled']);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('a submission whose process died before sending its announcement is still announced, once', async () => {
+    const user = await createTestUser();
+    const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
+    try {
+      const { signal, output } = await runFixture('submit-and-die.ts', user.uid);
+      expect(signal).toBe('SIGKILL');
+      expect(output.trim()).toBe('committed');
+
+      // The servers sweep the outbox every second.
+      await vi.waitUntil(() => updates.some((update) => update.status === 'queued'), { timeout: 5000, interval: 25 });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(updates.map((update) => `${update.version}:${update.status}`)).toEqual(['1:queued']);
+      const { rows } = await sql<{ left: number }>`select count(*)::int as left from generation_outbox`.execute(
+        database.db,
+      );
+      expect(rows[0]!.left).toBe(0);
     } finally {
       socket.disconnect();
     }
@@ -102,6 +112,20 @@ describe('updates that outlive their writer', () => {
     }
   });
 });
+
+/** Runs a fixture that commits and dies; resolves with how it ended and what it printed. */
+async function runFixture(file: string, argument: string): Promise<{ signal: NodeJS.Signals | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'fixtures', file), argument], {
+    env: { ...process.env, DATABASE_URL: context.database.url },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const signal = await new Promise<NodeJS.Signals | null>((done) =>
+    child.once('exit', (_code, killed) => done(killed)),
+  );
+  return { signal, output };
+}
 
 /** Ends every LISTEN connection of this test's database, as a failover or a network cut would. */
 async function terminateUpdateStreams(): Promise<void> {

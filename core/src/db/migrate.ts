@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import * as generationRecords from './migrations/0001-generation-records';
 import * as libraryAndAccountClosure from './migrations/0002-library-and-account-closure';
+import * as generationOutbox from './migrations/0003-generation-outbox';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -10,6 +11,7 @@ import * as libraryAndAccountClosure from './migrations/0002-library-and-account
 const MIGRATIONS: Record<string, Migration> = {
   '0001-generation-records': generationRecords,
   '0002-library-and-account-closure': libraryAndAccountClosure,
+  '0003-generation-outbox': generationOutbox,
 };
 
 export class MigrationError extends Error {

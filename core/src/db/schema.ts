@@ -11,6 +11,7 @@ export interface Database {
   token_ledger: TokenLedgerTable;
   idempotency_keys: IdempotencyKeysTable;
   account_traces: AccountTracesTable;
+  generation_outbox: GenerationOutboxTable;
 }
 
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -97,4 +98,10 @@ export interface AccountTracesTable {
   video_spent: number;
   speech_spent: number;
   closed_at: Timestamp;
+}
+
+export interface GenerationOutboxTable {
+  id: Generated<number>;
+  /** A GenerationEvent as JSON, sent as it is. */
+  payload: string;
 }

@@ -11,7 +11,9 @@ import {
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
-import type { StoredArtifact } from '../artifact-store';
+import { GenerationOutbox } from './generation-outbox';
+import { prepared } from '../db/database';
+import type { StoredArtifact } from '../artifacts/artifact-store';
 import { toRecord, type GenerationRecord } from './generation-record';
 
 export interface LifecycleOptions {
@@ -70,7 +72,8 @@ const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
  * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
  * statement: a compare-and-set on the generation's current state (a transition its state does not allow
  * changes nothing and says so), the token moved in the same statement, a ledger line for every token
- * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit.
+ * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit (a submission's
+ * announcement goes through the outbox: see GenerationOutbox).
  *
  * Token rules, enforced here and nowhere else:
  * - charged at submit (the balance refills to the allowance once 30 days have passed since the period
@@ -85,6 +88,7 @@ export class GenerationLifecycle {
   private readonly allowance: TokenBalance;
   private readonly maxPaidCalls: number;
   private readonly clock: () => number;
+  private readonly outbox: GenerationOutbox;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -93,6 +97,7 @@ export class GenerationLifecycle {
     this.allowance = options.allowance ?? TOKEN_ALLOWANCE;
     this.maxPaidCalls = options.maxPaidCalls ?? 2;
     this.clock = options.clock ?? Date.now;
+    this.outbox = new GenerationOutbox(db);
   }
 
   private now(): Date {
@@ -122,6 +127,9 @@ export class GenerationLifecycle {
         throw error;
       }
       if (row?.generation) {
+        // Announced before the caller enqueues it, so no worker's update can overtake its `queued`. Should
+        // the flush fail, the servers' timer sends it.
+        await this.outbox.flush().catch(() => undefined);
         return { status: 'accepted', generation: toRecord(row.generation) };
       }
       const account = row?.account;
@@ -181,7 +189,7 @@ export class GenerationLifecycle {
     const available = (kind: GenerationKind) =>
       sql`case when o.due then ${allowance[kind]} else o.${tokensColumn(kind)} end`;
     const key = input.idempotency?.key ?? null;
-    const result = await sql<SubmitRow>`
+    const result = await sql<SubmitRow>`${prepared(`submit_${input.kind}_generation`)}
       with old as (
         select uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight,
           period_started_at <= ${ts} - ${RESET_INTERVAL} as due
@@ -218,12 +226,11 @@ export class GenerationLifecycle {
           ('video', ${allowance.video} - c.old_video),
           ('speech', ${allowance.speech} - c.old_speech)) as refill(kind, amount)
         where c.due
-      ), notified as (
-        select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) from generation g
+      ), announced as (
+        insert into generation_outbox (payload) select ${eventPayload('g')} from generation g
       )
       select (select row_to_json(g) from generation g) as generation,
-        (select row_to_json(o) from old o) as account,
-        (select count(*) from notified) as notified
+        (select row_to_json(o) from old o) as account
     `.execute(this.db);
     return result.rows[0];
   }
