@@ -1,3 +1,4 @@
+import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
 import { randomInt } from 'node:crypto';
 import { GenerationLifecycle, generationJobOptions, newGenerationId, openDatabase } from '@mediagen/core';
 import type { GenerationJobData } from '@mediagen/core';
@@ -38,7 +39,12 @@ export async function recordedImageJobs(databaseUrl: string, count: number, requ
     return ids.map((id) => ({
       name: 'image',
       data: { kind: 'image' } satisfies GenerationJobData,
-      opts: generationJobOptions(id, { attempts: 1, backoffMs: 0 }, { completedSeconds: 3600, failedSeconds: 3600 }),
+      opts: generationJobOptions(
+        id,
+        { attempts: 1, backoffMs: 0 },
+        { completedSeconds: 3600, failedSeconds: 3600 },
+        DEFAULT_PLAN_RULES.free.queuePriority,
+      ),
     }));
   } finally {
     await database.close();

@@ -1,6 +1,11 @@
-export * from './artifact-store';
+export * from './artifacts/artifact-store';
+export * from './artifacts/artifact-store-config';
+export * from './artifacts/file-artifact-store';
+// Only the type: the S3 store (and the AWS SDK) load when createArtifactStore asks for them.
+export type { S3Settings } from './artifacts/s3-artifact-store';
 export * from './cancel-signals';
 export * from './config/common-settings';
+export * from './config/plan-settings';
 export * from './config/env-reader';
 export * from './db/database';
 export * from './db/migrate';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { FileArtifactStore, newGenerationId } from '../src';
+import { describeArtifactStore, failingStream } from './support/artifact-store-contract';
 
 const root = mkdtempSync(join(tmpdir(), 'mediagen-artifacts-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,3 +30,12 @@ it('opens nothing outside its own keys', async () => {
   expect(await store.open('../etc/passwd')).toBeNull();
   expect(await store.open(`${newGenerationId('image')}.png`)).toBeNull();
 });
+
+it('leaves no temporary file behind when a stream fails half-way', async () => {
+  const directory = mkdtempSync(join(root, 'failing-'));
+  const store = new FileArtifactStore(directory);
+  await expect(store.save(newGenerationId('video'), failingStream(), 'video/mp4')).rejects.toThrow('connection reset');
+  expect(readdirSync(directory)).toEqual([]);
+});
+
+describeArtifactStore('FileArtifactStore', () => new FileArtifactStore(join(root, 'contract')));

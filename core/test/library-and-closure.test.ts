@@ -146,7 +146,7 @@ describe('expireArtifacts', () => {
 
     const cutoff = new Date(now - 5 * DAY_MS);
     const expired = await lifecycle.expireArtifacts({ free: cutoff }, 100);
-    expect(expired).toContainEqual({ id: old.id, artifactKey: `${old.id}.wav` });
+    expect(expired).toContainEqual({ id: old.id, artifactKeys: [`${old.id}.wav`] });
     expect(expired.map((item) => item.id)).not.toContain(oldPro.id);
     expect(expired.map((item) => item.id)).not.toContain(recent.id);
 
@@ -178,7 +178,9 @@ describe('AccountClosure', () => {
     expect(closed.generations.map((generation) => generation.id).sort()).toEqual(
       [done.id, paidRunning.id, unpaidQueued.id].sort(),
     );
-    expect(closed.generations.find((generation) => generation.id === done.id)?.artifactKey).toBe(`${done.id}.wav`);
+    expect(closed.generations.find((generation) => generation.id === done.id)?.artifactKeys).toEqual([
+      `${done.id}.wav`,
+    ]);
     // The image and the video the provider had started are spent; the queued speech would be given back.
     expect(closed.trace).toEqual({ image: 1, video: 1, speech: 0 });
     expect(await rowsOf(uid)).toEqual({ accounts: 0, generations: 0, ledger: 0, keys: 0 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, PLAN_IDS, type GenerationKind, type PlanId } from '@mediagen/shared';
 import { UsageError } from './ops-errors';
 
 export type Command =
@@ -9,7 +9,8 @@ export type Command =
   | { name: 'find'; by: 'user' | 'task'; value: string; limit: number }
   | { name: 'pause' | 'resume'; kinds: GenerationKind[] }
   | { name: 'retry-failed'; kinds: GenerationKind[]; limit: number; free: boolean }
-  | { name: 'drain-user'; uid: string; reason: string };
+  | { name: 'drain-user'; uid: string; reason: string }
+  | { name: 'plan'; uid: string; plan: PlanId | null; reason: string };
 
 export interface CliInvocation {
   command: Command;
@@ -33,6 +34,10 @@ Commands:
   drain-user <uid>               cancel the user's queued and active generations, as their own cancels would
                                  (refunded unless a provider had started paid work), and clear their jobs
       [--reason TEXT]            kept in the token ledger (default "drained by an operator")
+  plan <uid> [free|pro|enterprise]
+                                 a user's plan and balance; with a plan, moves the user to it at once (what
+                                 the period spent stays spent; served files follow the plan's watermark)
+      [--reason TEXT]            kept in the token ledger (default "plan set by an operator")
 
 Options:
   --json                         machine-readable output
@@ -64,6 +69,7 @@ const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
   resume: [],
   'retry-failed': ['limit', 'free'],
   'drain-user': ['reason'],
+  plan: ['reason'],
 };
 
 function positiveInteger(option: string, value: string | undefined, fallback: number): number {
@@ -145,5 +151,22 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         command: { name: 'drain-user', uid: rest[0]!, reason: values.reason?.trim() || 'drained by an operator' },
         json,
       };
+    case 'plan': {
+      if (rest.length < 1 || rest.length > 2) throw new UsageError('plan needs a user id, and optionally a plan');
+      if (rest[0] === '') throw new UsageError('plan needs a non-empty user id');
+      const plan = rest[1];
+      if (plan !== undefined && !(PLAN_IDS as readonly string[]).includes(plan)) {
+        throw new UsageError(`unknown plan '${plan}': use ${PLAN_IDS.join(', ')}`);
+      }
+      return {
+        command: {
+          name: 'plan',
+          uid: rest[0]!,
+          plan: (plan as PlanId | undefined) ?? null,
+          reason: values.reason?.trim() || 'plan set by an operator',
+        },
+        json,
+      };
+    }
   }
 }

@@ -16,7 +16,10 @@ import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 
 export { ConfigError as OpsConfigError } from '@mediagen/core';
 
-export type OpsSettings = Pick<CommonSettings, 'databaseUrl' | 'redisUrl' | 'queuePrefix' | 'jobs' | 'jobRetention'>;
+export type OpsSettings = Pick<
+  CommonSettings,
+  'databaseUrl' | 'redisUrl' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans'
+>;
 
 /** The same shared settings, with the same rules, as the server and the worker. */
 export function loadOpsSettings(env: Env): OpsSettings {
@@ -53,7 +56,7 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     settings,
     redis,
     database,
-    lifecycle: new GenerationLifecycle(database.db),
+    lifecycle: new GenerationLifecycle(database.db, { plans: settings.plans }),
     queues,
     async close() {
       await Promise.all(Object.values(queues).map((queue) => queue.close()));

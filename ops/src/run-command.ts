@@ -1,3 +1,4 @@
+import { GENERATION_KINDS } from '@mediagen/shared';
 import type { Command } from './cli-args';
 import { USAGE } from './cli-args';
 import { COUNTED_STATES, countJobs } from './commands/counts';
@@ -104,6 +105,26 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
               ]),
             ),
         `tokens now: image ${result.tokens.image}, video ${result.tokens.video}, speech ${result.tokens.speech}`,
+      ].join('\n');
+      return { json: result, text };
+    }
+    case 'plan': {
+      const result =
+        command.plan === null
+          ? { changed: false, from: null, balance: await ctx.lifecycle.balance(command.uid) }
+          : await ctx.lifecycle.setPlan(command.uid, command.plan, command.reason);
+      const { balance } = result;
+      const text = [
+        command.plan === null
+          ? `user '${command.uid}' is on ${balance.plan}`
+          : result.changed
+            ? `user '${command.uid}' moved from ${result.from} to ${balance.plan}`
+            : `user '${command.uid}' was already on ${balance.plan}`,
+        table(
+          ['kind', 'tokens', 'allowance'],
+          GENERATION_KINDS.map((kind) => [kind, balance.tokens[kind], balance.allowance[kind]]),
+        ),
+        `period resets ${balance.resetsAt.toISOString()}`,
       ].join('\n');
       return { json: result, text };
     }

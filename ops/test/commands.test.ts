@@ -15,7 +15,7 @@ import {
   type GenerationJobData,
   type RequestByKind,
 } from '@mediagen/core';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { DEFAULT_PLAN_RULES, GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import {
   NotFoundError,
@@ -65,7 +65,7 @@ async function submit(kind: GenerationKind, text: string, options: { uid?: strin
     kind,
     { kind },
     {
-      ...generationJobOptions(id, retry, retention),
+      ...generationJobOptions(id, retry, retention, DEFAULT_PLAN_RULES.free.queuePriority),
       ...(options.delay === undefined ? {} : { delay: options.delay }),
     },
   );
@@ -105,6 +105,7 @@ const statusOf = async (id: string) => (await ctx.lifecycle.find(id))?.status;
 beforeAll(async () => {
   database = await createTestDatabase('ops');
   ctx = await openOpsContext({
+    plans: DEFAULT_PLAN_RULES,
     databaseUrl: database.url,
     redisUrl: REDIS_URL,
     queuePrefix: prefix,
@@ -137,13 +138,13 @@ describe('counts, job and find', () => {
     await setPaused(ctx, ['video'], true);
     const counts = await countJobs(ctx);
     const image = counts.find((queue) => queue.kind === 'image')!;
-    expect(image.counts.waiting).toBe(2);
+    expect(image.counts.prioritized).toBe(2);
     expect(image.record.queued).toBeGreaterThanOrEqual(2);
     expect(counts.find((queue) => queue.kind === 'speech')!.counts.delayed).toBe(1);
     expect(counts.find((queue) => queue.kind === 'video')!.paused).toBe(true);
     expect(image.paused).toBe(false);
     const { text } = await runCommand(ctx, { name: 'counts' });
-    expect(text).toMatch(/generation-image\s+2\s+0/);
+    expect(text).toMatch(/generation-image\s+0\s+0\s+0\s+2\s/);
     await setPaused(ctx, ['video'], false);
   });
 
@@ -306,8 +307,8 @@ describe('the queues CLI process', () => {
   it('prints counts as JSON and exits 0', async () => {
     await submit('video', 'queued');
     const { stdout } = await run('counts', '--json');
-    const counts = JSON.parse(stdout) as { kind: string; counts: { waiting: number } }[];
-    expect(counts.find((queue) => queue.kind === 'video')!.counts.waiting).toBe(1);
+    const counts = JSON.parse(stdout) as { kind: string; counts: { prioritized: number } }[];
+    expect(counts.find((queue) => queue.kind === 'video')!.counts.prioritized).toBe(1);
   });
 
   it('exits 2 with a message for an unknown generation, command or kind', async () => {

@@ -66,8 +66,13 @@ describe('completed generations and signed artifact URLs', () => {
     expect(response.headers.get('content-length')).toBe(String(PNG_BYTES.length));
     expect(response.headers.get('accept-ranges')).toBe('bytes');
     expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(response.headers.get('cache-control')).toMatch(/^private, max-age=(3[0-5]\d\d|3600)$/);
+    // The same link may serve another file after a plan change: browsers revalidate, cheaply.
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = response.headers.get('etag');
+    expect(etag).toMatch(/^"image_[a-f0-9]{32}\.png"$/);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(PNG_BYTES);
+    const revalidated = await fetch(url, { headers: { 'if-none-match': etag! } });
+    expect(revalidated.status).toBe(304);
 
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);

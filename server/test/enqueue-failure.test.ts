@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GenerationLifecycle, openDatabase, type RecordDatabase } from '@mediagen/core';
-import { TOKEN_ALLOWANCE } from '@mediagen/shared';
+import { DEFAULT_PLAN_RULES, TOKEN_ALLOWANCE } from '@mediagen/shared';
 import { GenerationHistory } from '../src/generations/generation-history';
 import { GenerationService } from '../src/generations/generation-service';
 import { GenerationViews } from '../src/generations/generation-views';
@@ -31,7 +31,7 @@ const silent = { warn: () => undefined, error: () => undefined };
 
 function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
   const positions = new QueuePositions(database.db, {
-    waitingCount: async () => 1,
+    waitingAhead: async () => 1,
     workerCount: async () => null,
     meanRunMs: async () => null,
   });
@@ -40,6 +40,7 @@ function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>
     history: new GenerationHistory(database.db),
     views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
     positions,
+    plans: DEFAULT_PLAN_RULES,
     producer: {
       add: async (generation) => {
         await add(generation);

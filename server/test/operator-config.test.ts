@@ -60,7 +60,7 @@ describe('admin identity', () => {
 
 describe('queue ETA', () => {
   const load = (workers: number | null, meanRunMs: number | null) => ({
-    waitingCount: async () => 0,
+    waitingAhead: async () => 0,
     workerCount: async () => workers,
     meanRunMs: async () => meanRunMs,
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
 import { GENERATION_ID_PATTERN, GENERATION_KINDS, GENERATION_STATUSES } from './kinds';
 import { TOKEN_STATES } from './tokens';
+import { PLAN_IDS } from './plans';
 
 /**
  * The API's responses and parameters, written once: the server validates and serialises with these
@@ -79,6 +80,25 @@ export const meSchema = z.object({
   allowance: tokenBalanceSchema,
   /** ISO 8601: when the balances reset to the allowance. */
   resetsAt: isoDate,
+  plan: z.enum(PLAN_IDS),
+});
+
+/** The admin API's view of a user's plan, and what setting one changed. */
+export const planChangeSchema = z.object({
+  uid: z.string(),
+  plan: z.enum(PLAN_IDS),
+  /** The plan before, when this moved the user; null when nothing changed or it was only read. */
+  from: z.enum(PLAN_IDS).nullable(),
+  changed: z.boolean(),
+  tokens: tokenBalanceSchema,
+  allowance: tokenBalanceSchema,
+  resetsAt: isoDate,
+});
+export type PlanChange = z.infer<typeof planChangeSchema>;
+
+export const setPlanSchema = z.strictObject({
+  plan: z.enum(PLAN_IDS, { error: `plan must be one of ${PLAN_IDS.join(', ')}` }),
+  reason: z.string().trim().min(1).max(200).optional(),
 });
 
 export const generationIdParamsSchema = z.object({

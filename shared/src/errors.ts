@@ -23,6 +23,7 @@ export const ERROR_MESSAGES = {
   SPEECH_OPTIONS_REQUIRED: 'Please select language and voice options',
   PROMPT_BLOCKED: 'Prompt contains inappropriate content: ',
   TOKENS_EXHAUSTED: 'Your free tokens are over.',
+  PLAN_LIMIT: 'This request asks for more than your plan includes.',
 
   IMAGE_NOT_GENERATED: 'No image was generated',
   IMAGE_PROVIDER_ERROR: 'Stability AI error: ',

@@ -9,6 +9,7 @@ export * from './image';
 export * from './kinds';
 export * from './moderation';
 export * from './plans';
+export * from './plan-rules';
 export * from './prompt-budget';
 export * from './prompt-text';
 export * from './speech';

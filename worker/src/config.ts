@@ -65,6 +65,8 @@ export interface WorkerConfig extends CommonSettings {
   maxPaidCalls: number;
   /** How often the reconciler runs, and how long a generation must be untouched before it checks it. */
   reconciler: { intervalMs: number; staleAfterMs: number };
+  /** A job waiting this long runs next whatever its plan, so paid plans' priority never starves Free. */
+  priorityAgingMs: number;
   /** Days a plan's results are kept before retention deletes their files (records stay); absent: kept. */
   artifactRetentionDays: Partial<Record<PlanId, number>>;
   breaker: BreakerSettings;
@@ -162,6 +164,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
       intervalMs: reader.read('RECONCILE_INTERVAL_MS', wholeNumber(100), '30000') ?? 30_000,
       staleAfterMs: reader.read('RECONCILE_AFTER_MS', wholeNumber(0), '60000') ?? 60_000,
     },
+    priorityAgingMs: (reader.read('PRIORITY_AGING_SECONDS', wholeNumber(1, 86_400), '120') ?? 120) * 1000,
     artifactRetentionDays: Object.fromEntries(
       PLAN_IDS.map(
         (plan) => [plan, reader.read(`ARTIFACT_RETENTION_DAYS_${plan.toUpperCase()}`, wholeNumber(1, 36_500))] as const,

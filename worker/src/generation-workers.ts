@@ -1,17 +1,18 @@
 import { Queue, type Worker } from 'bullmq';
 import {
-  FileArtifactStore,
   GenerationLifecycle,
   RecentRunTimes,
   connectRedis,
+  createArtifactStore,
   migrateToLatest,
   onCancelSignals,
   openDatabase,
   publishProgress,
   queueName,
+  type ArtifactStore,
   type GenerationJobData,
 } from '@mediagen/core';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, PLAN_IDS, type GenerationKind } from '@mediagen/shared';
 import type { WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
@@ -30,6 +31,7 @@ import { ProviderGateway, isProviderFault } from './providers/provider-gateway';
 import { ProviderRateLimiter } from './providers/provider-rate-limiter';
 import { StabilityClient } from './providers/stability-client';
 import { startMaintenanceLoop } from './maintenance-loop';
+import { PriorityAging } from './priority-aging';
 import { Reconciler, type ReconcileReport } from './reconciler';
 import { RetentionSweep, type RetentionReport } from './retention-sweep';
 
@@ -52,9 +54,9 @@ export interface GenerationWorkers {
   close(graceMs?: number): Promise<void>;
 }
 
-function buildContext(config: WorkerConfig, downloader: GuardedDownloader): ProcessorContext {
+function buildContext(config: WorkerConfig, downloader: GuardedDownloader, artifacts: ArtifactStore): ProcessorContext {
   return {
-    artifacts: new FileArtifactStore(config.artifactsDir),
+    artifacts,
     stability: new StabilityClient(config.stability),
     minimax: new MiniMaxClient({ ...config.minimax, download: (url, signal) => downloader.fetch(url, signal) }),
     speech: new OpenAISpeechClient(config.openai),
@@ -73,11 +75,11 @@ export async function startGenerationWorkers(
     applicationName: `${config.queuePrefix}:worker`,
   });
   await migrateToLatest(database.db);
-  const lifecycle = new GenerationLifecycle(database.db, { maxPaidCalls: config.maxPaidCalls });
+  const lifecycle = new GenerationLifecycle(database.db, { maxPaidCalls: config.maxPaidCalls, plans: config.plans });
   const commands = await connectRedis(config.redisUrl, 'blocking', 'worker-commands');
   const subscriber = await connectRedis(config.redisUrl, 'blocking', 'worker-cancellations');
   const downloader = new GuardedDownloader(config.videoDownload);
-  const context = buildContext(config, downloader);
+  const context = buildContext(config, downloader, await createArtifactStore(config.artifactStore));
   const metrics = options.metrics ?? new WorkerMetrics();
   const breakers = new ProviderBreakers(
     config.breaker,
@@ -133,6 +135,7 @@ export async function startGenerationWorkers(
     queues,
     retry: config.jobs,
     retention: config.jobRetention,
+    plans: config.plans,
     staleAfterMs: config.reconciler.staleAfterMs,
     jobDeadlineMs: config.jobDeadlineMs,
   });
@@ -142,7 +145,13 @@ export async function startGenerationWorkers(
     retentionDays: config.artifactRetentionDays,
     log: (message) => console.warn(`[worker] ${message}`),
   });
-  const maintenance = startMaintenanceLoop({ reconciler, retention }, config.reconciler.intervalMs);
+  const aging = new PriorityAging({
+    db: database.db,
+    queues,
+    afterMs: config.priorityAgingMs,
+    topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),
+  });
+  const maintenance = startMaintenanceLoop({ reconciler, retention, aging }, config.reconciler.intervalMs);
 
   return {
     workers: kindWorkers.workers,

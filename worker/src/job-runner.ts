@@ -107,7 +107,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (told.ok) return told.generation;
       if ('completed' in outcome) {
         // Canceled before the result was recorded: the result is nobody's, so it goes.
-        await deps.artifacts.remove(outcome.completed.key).catch(() => undefined);
+        const { key, markedKey } = outcome.completed;
+        for (const file of markedKey ? [key, markedKey] : [key])
+          await deps.artifacts.remove(file).catch(() => undefined);
         await job
           .log(`not completed: the generation was ${told.current?.status ?? 'removed'} first; artifact deleted`)
           .catch(() => undefined);

@@ -1,12 +1,13 @@
+import type { PriorityAging } from './priority-aging';
 import type { Reconciler } from './reconciler';
 import type { RetentionSweep } from './retention-sweep';
 
 /**
  * The worker's housekeeping, every `intervalMs`: a reconciliation pass (only the process holding the
- * lock does the work) and a retention sweep.
+ * lock does the work), a retention sweep and the aging of long-waiting jobs' priority.
  */
 export function startMaintenanceLoop(
-  tasks: { reconciler: Reconciler; retention: RetentionSweep },
+  tasks: { reconciler: Reconciler; retention: RetentionSweep; aging: PriorityAging },
   intervalMs: number,
 ): { stop(): void } {
   const warn = (what: string) => (error: unknown) =>
@@ -24,6 +25,9 @@ export function startMaintenanceLoop(
         console.warn(`[worker] retention: ${report.expired} results expired, ${report.failed} files not deleted`);
       }
     }, warn('retention sweep'));
+    tasks.aging.pass().then((promoted) => {
+      if (promoted.length > 0) console.warn(`[worker] priority: ${promoted.length} long-waiting jobs moved up`);
+    }, warn('priority aging'));
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -8,7 +8,7 @@ import {
   type JobRetention,
   type RetryPolicy,
 } from '@mediagen/core';
-import type { GenerationKind } from '@mediagen/shared';
+import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
@@ -39,6 +39,7 @@ export interface ReconcilerOptions {
   queues: Record<GenerationKind, Queue<GenerationJobData>>;
   retry: RetryPolicy;
   retention: JobRetention;
+  plans: PlanCatalogue;
   /** A generation untouched for this long is checked (the API enqueues right after it records). */
   staleAfterMs: number;
   jobDeadlineMs: number;
@@ -84,11 +85,12 @@ export class Reconciler {
     const now = this.clock();
     const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [] };
     const unfinished = await db
-      .selectFrom('generations')
-      .select(['id', 'kind', 'uid', 'status', 'started_at'])
-      .where('status', 'in', ['queued', 'active'])
-      .where('updated_at', '<', new Date(now - this.options.staleAfterMs))
-      .orderBy('updated_at')
+      .selectFrom('generations as g')
+      .leftJoin('accounts as a', 'a.uid', 'g.uid')
+      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'a.plan'])
+      .where('g.status', 'in', ['queued', 'active'])
+      .where('g.updated_at', '<', new Date(now - this.options.staleAfterMs))
+      .orderBy('g.updated_at')
       .limit(BATCH)
       .execute();
     for (const generation of unfinished) {
@@ -122,7 +124,12 @@ export class Reconciler {
       await queue.add(
         generation.kind,
         { kind: generation.kind },
-        generationJobOptions(generation.id, this.options.retry, this.options.retention),
+        generationJobOptions(
+          generation.id,
+          this.options.retry,
+          this.options.retention,
+          this.options.plans[generation.plan ?? 'free'].queuePriority,
+        ),
       );
       report.requeued.push(generation.id);
     }

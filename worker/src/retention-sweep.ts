@@ -36,14 +36,20 @@ export class RetentionSweep {
     if (Object.keys(cutoffs).length === 0) return report;
     for (;;) {
       const expired = await this.options.lifecycle.expireArtifacts(cutoffs, BATCH);
-      for (const { id, artifactKey } of expired) {
-        await this.options.artifacts.remove(artifactKey).then(
-          () => (report.expired += 1),
-          (error: unknown) => {
-            report.failed += 1;
-            this.options.log(`retention: could not delete ${artifactKey} of ${id}: ${String(error)}`);
-          },
+      for (const { id, artifactKeys } of expired) {
+        const removed = await Promise.all(
+          artifactKeys.map((artifactKey) =>
+            this.options.artifacts.remove(artifactKey).then(
+              () => true,
+              (error: unknown) => {
+                this.options.log(`retention: could not delete ${artifactKey} of ${id}: ${String(error)}`);
+                return false;
+              },
+            ),
+          ),
         );
+        if (removed.every(Boolean)) report.expired += 1;
+        else report.failed += 1;
       }
       if (expired.length < BATCH) return report;
     }

@@ -32,7 +32,7 @@ it('opens after repeated provider failures, stops calling the provider, and clos
   await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS / 2));
   expect(harness.simulator.stats().requests.image).toBe(sent);
   const waiting = (await harness.queue('image').getJob(job.id!))!;
-  expect(['waiting', 'active', 'delayed']).toContain(await waiting.getState());
+  expect(['prioritized', 'active', 'delayed']).toContain(await waiting.getState());
   // Refused while open, the job was put back without spending its attempts.
   expect(waiting.attemptsMade).toBe(3);
 

@@ -27,7 +27,7 @@ it("a provider 429 holds every worker back for the provider's lockout, not its s
   const spoken = await harness.settled('speech', speech.job);
   expect(spoken.state).toBe('completed');
   expect(Date.now() - startedAt).toBeLessThan(1500);
-  expect(await (await harness.queue('image').getJob(second.job.id!))!.getState()).toBe('waiting');
+  expect(await (await harness.queue('image').getJob(second.job.id!))!.getState()).toBe('prioritized');
 
   const [done, alsoDone] = await Promise.all([
     harness.settled('image', first.job),

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { readArtifactStoreSettings, type ArtifactStoreSettings } from '../artifacts/artifact-store-config';
+import type { PlanCatalogue } from '@mediagen/shared';
 import { wholeNumber, type EnvReader } from './env-reader';
+import { readPlanCatalogue } from './plan-settings';
 
 /**
  * `development` turns on the shortcuts that make a fresh clone run offline (built-in secrets, the Auth
@@ -19,10 +22,14 @@ export interface CommonSettings {
   redisUrl: string;
   /** BullMQ's `prefix` and the prefix of every Redis key we write. */
   queuePrefix: string;
-  /** Absolute; artifacts live in `<dataDir>/artifacts`. */
+  /** Absolute; the file store keeps artifacts in `<dataDir>/artifacts`. */
   dataDir: string;
+  /** ARTIFACT_STORE and the S3_* settings: the same on every server and worker, or results go missing. */
+  artifactStore: ArtifactStoreSettings;
   /** BullMQ's retry policy of generation jobs (the API enqueues them, the reconciler may again). */
   jobs: { attempts: number; backoffMs: number };
+  /** What each plan gives (allowance, period, request limits, watermark, priority). */
+  plans: PlanCatalogue;
   /** How long BullMQ keeps finished jobs for operators; history lives in the record regardless. */
   jobRetention: { completedSeconds: number; failedSeconds: number };
 }
@@ -68,7 +75,9 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     databaseUrl: databaseUrl ?? DEVELOPMENT_DEFAULTS.DATABASE_URL,
     redisUrl: redisUrl ?? DEVELOPMENT_DEFAULTS.REDIS_URL,
     queuePrefix: reader.read('QUEUE_PREFIX', prefixSchema, 'mediagen') ?? 'mediagen',
+    plans: readPlanCatalogue(reader),
     dataDir: resolve(dataDir ?? DEVELOPMENT_DEFAULTS.DATA_DIR),
+    artifactStore: readArtifactStoreSettings(reader, resolve(dataDir ?? DEVELOPMENT_DEFAULTS.DATA_DIR)),
     jobs: {
       attempts: reader.read('JOB_ATTEMPTS', wholeNumber(1, 20), '3') ?? 3,
       backoffMs: reader.read('JOB_BACKOFF_MS', wholeNumber(0, 10 * 60 * 1000), '2000') ?? 2000,

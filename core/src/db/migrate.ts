@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migrat
 import * as generationRecords from './migrations/0001-generation-records';
 import * as libraryAndAccountClosure from './migrations/0002-library-and-account-closure';
 import * as generationOutbox from './migrations/0003-generation-outbox';
+import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-artifacts';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-generation-records': generationRecords,
   '0002-library-and-account-closure': libraryAndAccountClosure,
   '0003-generation-outbox': generationOutbox,
+  '0004-plans-and-marked-artifacts': plansAndMarkedArtifacts,
 };
 
 export class MigrationError extends Error {

@@ -49,6 +49,8 @@ export interface GenerationsTable {
   artifact_key: string | null;
   artifact_mime: string | null;
   artifact_bytes: ColumnType<number | null, number | null, number | null>;
+  /** The original with the product mark, served while the owner's plan has the watermark. */
+  marked_artifact_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** When retention deleted the artifact of this completed generation (the record stays). */
   artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   error_code: string | null;
@@ -60,7 +62,7 @@ export interface GenerationsTable {
   finished_at: ColumnType<Date | null, Date | null, Date | null>;
 }
 
-export const LEDGER_MOVEMENTS = ['charge', 'refund', 'spend', 'period_reset'] as const;
+export const LEDGER_MOVEMENTS = ['charge', 'refund', 'spend', 'period_reset', 'plan_change'] as const;
 export type LedgerMovement = (typeof LEDGER_MOVEMENTS)[number];
 
 export interface TokenLedgerTable {

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  DEFAULT_PLAN_RULES,
   GENERATION_KINDS,
-  TOKEN_ALLOWANCE,
-  TOKEN_RESET_PERIOD_MS,
+  periodMs,
   type GenerationKind,
+  type PlanCatalogue,
   type TokenBalance,
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
@@ -16,7 +17,7 @@ export const ACCOUNT_EVENTS_CHANNEL = 'account_events';
 
 export interface ClosedAccount {
   /** Every generation the account had, for the caller to delete its artifact and its job. */
-  generations: { id: string; kind: GenerationKind; status: string; artifactKey: string | null }[];
+  generations: { id: string; kind: GenerationKind; status: string; artifactKeys: string[] }[];
   /** What it had spent in the current period, kept under its email's hash; null when nothing was. */
   trace: TokenBalance | null;
 }
@@ -31,11 +32,11 @@ export interface ClosedAccount {
 export class AccountClosure {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly options: { allowance?: TokenBalance; clock?: () => number } = {},
+    private readonly options: { plans?: PlanCatalogue; clock?: () => number } = {},
   ) {}
 
   async close(uid: string, emailHash: string | null): Promise<ClosedAccount> {
-    const allowance = this.options.allowance ?? TOKEN_ALLOWANCE;
+    const plans = this.options.plans ?? DEFAULT_PLAN_RULES;
     const now = new Date((this.options.clock ?? Date.now)());
     return this.db.transaction().execute(async (trx) => {
       const account = await trx
@@ -46,15 +47,18 @@ export class AccountClosure {
         .executeTakeFirst();
       const generations = await trx
         .selectFrom('generations')
-        .select(['id', 'kind', 'status', 'artifact_key', 'paid_calls'])
+        .select(['id', 'kind', 'status', 'artifact_key', 'marked_artifact_key', 'paid_calls'])
         .where('uid', '=', uid)
         .forUpdate()
         .execute();
 
       let trace: TokenBalance | null = null;
+      const rules = account === undefined ? undefined : plans[account.plan];
       const periodCurrent =
-        account !== undefined && now.getTime() - account.period_started_at.getTime() < TOKEN_RESET_PERIOD_MS;
-      if (account !== undefined && periodCurrent) {
+        account !== undefined &&
+        rules !== undefined &&
+        now.getTime() - account.period_started_at.getTime() < periodMs(rules);
+      if (account !== undefined && rules !== undefined && periodCurrent) {
         const givenBack = (kind: GenerationKind) =>
           generations.filter(
             (generation) =>
@@ -65,7 +69,7 @@ export class AccountClosure {
         const spent = Object.fromEntries(
           GENERATION_KINDS.map((kind) => [
             kind,
-            Math.max(allowance[kind] - account[`${kind}_tokens`] - givenBack(kind), 0),
+            Math.max(rules.allowance[kind] - account[`${kind}_tokens`] - givenBack(kind), 0),
           ]),
         ) as TokenBalance;
         if (emailHash !== null && GENERATION_KINDS.some((kind) => spent[kind] > 0)) {
@@ -103,7 +107,7 @@ export class AccountClosure {
           id: generation.id,
           kind: generation.kind,
           status: generation.status,
-          artifactKey: generation.artifact_key,
+          artifactKeys: [generation.artifact_key, generation.marked_artifact_key].filter((key) => key !== null),
         })),
         trace,
       };

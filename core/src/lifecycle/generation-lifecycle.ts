@@ -1,11 +1,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import {
+  DEFAULT_PLAN_RULES,
   ERROR_MESSAGES,
   GENERATION_KINDS,
-  TOKEN_ALLOWANCE,
-  TOKEN_RESET_PERIOD_MS,
+  PLAN_IDS,
+  periodMs,
   type ApiError,
   type GenerationKind,
+  type PlanCatalogue,
   type PlanId,
   type TokenBalance,
 } from '@mediagen/shared';
@@ -13,12 +15,12 @@ import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
 import { GenerationOutbox } from './generation-outbox';
 import { prepared } from '../db/database';
-import type { StoredArtifact } from '../artifacts/artifact-store';
 import { toRecord, type GenerationRecord } from './generation-record';
+import type { CompletedArtifact } from '../queue/generation-jobs';
 
 export interface LifecycleOptions {
-  /** Tokens of each kind per period (spec §9: 1 image, 1 video, 2 speech). */
-  allowance?: TokenBalance;
+  /** Each plan's allowance and period (shared/src/plan-rules.ts; operators configure Pro and Enterprise). */
+  plans?: PlanCatalogue;
   /** Provider calls that may cost money one generation may make; a retry past it fails the job. */
   maxPaidCalls?: number;
   clock?: () => number;
@@ -39,11 +41,12 @@ export interface SubmitInput {
 }
 
 export type SubmitOutcome =
-  | { status: 'accepted'; generation: GenerationRecord }
+  /** `plan`: the owner's plan as the charge saw it (it decides the job's priority). */
+  | { status: 'accepted'; generation: GenerationRecord; plan: PlanId }
   /** The Idempotency-Key already names a generation made from the same body. */
   | { status: 'replayed'; generation: GenerationRecord }
   | { status: 'idempotency-conflict' }
-  | { status: 'exhausted'; periodStartedAt: Date }
+  | { status: 'exhausted'; resetsAt: Date }
   | { status: 'too-many-in-flight'; inFlight: number };
 
 /**
@@ -56,8 +59,12 @@ export type TransitionOutcome =
   | { ok: false; reason: 'not-found' | 'not-allowed' | 'call-limit'; current: GenerationRecord | null };
 
 export interface AccountBalance {
+  plan: PlanId;
   tokens: TokenBalance;
+  allowance: TokenBalance;
   periodStartedAt: Date;
+  /** When the balances refill to the allowance (the period's end). */
+  resetsAt: Date;
   inFlight: number;
 }
 
@@ -65,8 +72,10 @@ export interface AccountBalance {
 export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
 
 const UNIQUE_VIOLATION = '23505';
-const RESET_INTERVAL = sql.raw(`interval '${TOKEN_RESET_PERIOD_MS} milliseconds'`);
+/** Accounts open on Free (spec §9); operators move them to another plan (setPlan). */
+const FIRST_PLAN: PlanId = 'free';
 const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
+const allowanceColumn = (kind: GenerationKind) => sql.ref(`${kind}_allowance`);
 
 /**
  * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
@@ -76,8 +85,9 @@ const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
  * announcement goes through the outbox: see GenerationOutbox).
  *
  * Token rules, enforced here and nowhere else:
- * - charged at submit (the balance refills to the allowance once 30 days have passed since the period
- *   began; a balance never goes below 0 or above the allowance);
+ * - charged at submit (the balance refills to the plan's allowance once the plan's period, 30 days or
+ *   Enterprise's one day, has passed since the period began; a balance never goes below 0 or above the
+ *   allowance); a plan change keeps what the period has spent and moves the balance to the new allowance;
  * - given back when the generation fails or is canceled while no provider call that may cost money is
  *   outstanding (`paid_calls` = 0: none was made, or each was answered with a refusal before work);
  * - spent once a provider did, or may have done, paid work: completion, and a failure, cancel or drain
@@ -85,7 +95,7 @@ const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
  * - `completed` and `canceled` exclude each other: the first to commit wins.
  */
 export class GenerationLifecycle {
-  private readonly allowance: TokenBalance;
+  private readonly plans: PlanCatalogue;
   private readonly maxPaidCalls: number;
   private readonly clock: () => number;
   private readonly outbox: GenerationOutbox;
@@ -94,7 +104,7 @@ export class GenerationLifecycle {
     private readonly db: Kysely<Database>,
     options: LifecycleOptions = {},
   ) {
-    this.allowance = options.allowance ?? TOKEN_ALLOWANCE;
+    this.plans = options.plans ?? DEFAULT_PLAN_RULES;
     this.maxPaidCalls = options.maxPaidCalls ?? 2;
     this.clock = options.clock ?? Date.now;
     this.outbox = new GenerationOutbox(db);
@@ -130,7 +140,7 @@ export class GenerationLifecycle {
         // Announced before the caller enqueues it, so no worker's update can overtake its `queued`. Should
         // the flush fail, the servers' timer sends it.
         await this.outbox.flush().catch(() => undefined);
-        return { status: 'accepted', generation: toRecord(row.generation) };
+        return { status: 'accepted', generation: toRecord(row.generation), plan: row.account!.plan };
       }
       const account = row?.account;
       if (!account) {
@@ -138,7 +148,8 @@ export class GenerationLifecycle {
         continue;
       }
       if (account.in_flight >= input.maxInFlight) return { status: 'too-many-in-flight', inFlight: account.in_flight };
-      return { status: 'exhausted', periodStartedAt: new Date(account.period_started_at) };
+      const period = periodMs(this.plans[account.plan]);
+      return { status: 'exhausted', resetsAt: new Date(Date.parse(account.period_started_at) + period) };
     }
     throw new Error(`could not open an account for ${input.uid}`);
   }
@@ -167,12 +178,13 @@ export class GenerationLifecycle {
   private async openAccount(uid: string, emailHash: string | null): Promise<void> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
+    const rules = this.plans[FIRST_PLAN];
     const left = (kind: GenerationKind) =>
-      sql`greatest(${this.allowance[kind]} - coalesce(t.${sql.ref(`${kind}_spent`)}, 0), 0)`;
+      sql`greatest(${rules.allowance[kind]} - coalesce(t.${sql.ref(`${kind}_spent`)}, 0), 0)`;
     await sql`
       with trace as (
         delete from account_traces
-        where email_hash = ${emailHash} and period_started_at > ${ts} - ${RESET_INTERVAL}
+        where email_hash = ${emailHash} and period_started_at > ${ts} - ${periodMs(rules)} * interval '1 millisecond'
         returning *
       )
       insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at)
@@ -184,16 +196,16 @@ export class GenerationLifecycle {
   private async submitStatement(input: SubmitInput): Promise<SubmitRow | undefined> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
-    const allowance = this.allowance;
-    // The balance of `kind` the charge sees: the allowance when the period is over, else what is left.
+    // The balance of `kind` the charge sees: the plan's allowance when the period is over, else what is left.
     const available = (kind: GenerationKind) =>
-      sql`case when o.due then ${allowance[kind]} else o.${tokensColumn(kind)} end`;
+      sql`case when o.due then o.${allowanceColumn(kind)} else o.${tokensColumn(kind)} end`;
     const key = input.idempotency?.key ?? null;
     const result = await sql<SubmitRow>`${prepared(`submit_${input.kind}_generation`)}
       with old as (
-        select uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight,
-          period_started_at <= ${ts} - ${RESET_INTERVAL} as due
-        from accounts where uid = ${input.uid} for update
+        select a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
+          p.image_allowance, p.video_allowance, p.speech_allowance, a.period_started_at <= ${ts} - p.period as due
+        from accounts a join ${this.planRules()} on p.plan = a.plan
+        where a.uid = ${input.uid} for update of a
       ), charged as (
         update accounts a set
           period_started_at = case when o.due then ${ts} else o.period_started_at end,
@@ -205,7 +217,8 @@ export class GenerationLifecycle {
           in_flight = o.in_flight + 1
         from old o
         where a.uid = o.uid and ${available(input.kind)} > 0 and o.in_flight < ${input.maxInFlight}
-        returning o.due, o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech
+        returning o.due, o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
+          o.image_allowance, o.video_allowance, o.speech_allowance
       ), generation as (
         insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at)
         select ${input.id}, ${input.uid}, ${input.kind}, 'queued', 1, ${JSON.stringify(input.request)}::jsonb,
@@ -222,9 +235,9 @@ export class GenerationLifecycle {
         union all
         select ${input.uid}, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
         from charged c cross join lateral (values
-          ('image', ${allowance.image} - c.old_image),
-          ('video', ${allowance.video} - c.old_video),
-          ('speech', ${allowance.speech} - c.old_speech)) as refill(kind, amount)
+          ('image', c.image_allowance - c.old_image),
+          ('video', c.video_allowance - c.old_video),
+          ('speech', c.speech_allowance - c.old_speech)) as refill(kind, amount)
         where c.due
       ), announced as (
         insert into generation_outbox (payload) select ${eventPayload('g')} from generation g
@@ -287,10 +300,11 @@ export class GenerationLifecycle {
   }
 
   /** `active` → `completed` with its artifact; refused when a cancel committed first. */
-  complete(id: string, artifact: StoredArtifact): Promise<TransitionOutcome> {
+  complete(id: string, artifact: CompletedArtifact): Promise<TransitionOutcome> {
     return this.end(id, ['active'], {
       status: 'completed',
-      set: sql`artifact_key = ${artifact.key}, artifact_mime = ${artifact.mimeType}, artifact_bytes = ${artifact.bytes}`,
+      set: sql`artifact_key = ${artifact.key}, artifact_mime = ${artifact.mimeType}, artifact_bytes = ${artifact.bytes},
+        marked_artifact_key = ${artifact.markedKey ?? null}`,
       settle: sql`'spent'`,
       reason: 'completed',
     });
@@ -390,14 +404,25 @@ export class GenerationLifecycle {
   }
 
   /**
-   * The user's balance now. A user with no account yet has the full allowance, or, within the period of a
+   * The user's balance now. A user with no account yet has Free's allowance, or, within the period of a
    * closed account with the same email, what that one had left; a user whose period is over has the
    * allowance again.
    */
   async balance(uid: string, emailHash: string | null = null): Promise<AccountBalance> {
     const account = await this.db.selectFrom('accounts').selectAll().where('uid', '=', uid).executeTakeFirst();
     const now = this.now();
-    const over = (periodStartedAt: Date) => now.getTime() - periodStartedAt.getTime() >= TOKEN_RESET_PERIOD_MS;
+    const plan = account?.plan ?? FIRST_PLAN;
+    const rules = this.plans[plan];
+    const period = periodMs(rules);
+    const over = (periodStartedAt: Date) => now.getTime() - periodStartedAt.getTime() >= period;
+    const full = (periodStartedAt: Date, inFlight: number): AccountBalance => ({
+      plan,
+      tokens: { ...rules.allowance },
+      allowance: { ...rules.allowance },
+      periodStartedAt,
+      resetsAt: new Date(periodStartedAt.getTime() + period),
+      inFlight,
+    });
     if (account === undefined) {
       const trace =
         emailHash === null
@@ -407,28 +432,91 @@ export class GenerationLifecycle {
               .selectAll()
               .where('email_hash', '=', emailHash)
               .executeTakeFirst();
-      if (trace === undefined || over(trace.period_started_at)) {
-        return { tokens: { ...this.allowance }, periodStartedAt: now, inFlight: 0 };
-      }
-      const left = (kind: GenerationKind, spent: number) => Math.max(this.allowance[kind] - spent, 0);
+      if (trace === undefined || over(trace.period_started_at)) return full(now, 0);
+      const left = (kind: GenerationKind, spent: number) => Math.max(rules.allowance[kind] - spent, 0);
       return {
+        ...full(trace.period_started_at, 0),
         tokens: {
           image: left('image', trace.image_spent),
           video: left('video', trace.video_spent),
           speech: left('speech', trace.speech_spent),
         },
-        periodStartedAt: trace.period_started_at,
-        inFlight: 0,
       };
     }
-    if (over(account.period_started_at)) {
-      return { tokens: { ...this.allowance }, periodStartedAt: now, inFlight: account.in_flight };
-    }
+    if (over(account.period_started_at)) return full(now, account.in_flight);
     return {
+      ...full(account.period_started_at, account.in_flight),
       tokens: { image: account.image_tokens, video: account.video_tokens, speech: account.speech_tokens },
-      periodStartedAt: account.period_started_at,
-      inFlight: account.in_flight,
     };
+  }
+
+  /** The user's generations still waiting for a worker. */
+  async queuedOf(uid: string): Promise<{ id: string; kind: GenerationKind }[]> {
+    return this.db
+      .selectFrom('generations')
+      .select(['id', 'kind'])
+      .where('uid', '=', uid)
+      .where('status', '=', 'queued')
+      .execute();
+  }
+
+  /** The user's plan (Free for a user with no account yet). */
+  async planOf(uid: string): Promise<PlanId> {
+    const row = await this.db.selectFrom('accounts').select('plan').where('uid', '=', uid).executeTakeFirst();
+    return row?.plan ?? FIRST_PLAN;
+  }
+
+  /**
+   * Moves a user to another plan, at once. What the current period has spent stays spent: each balance
+   * becomes the new allowance less that (never below 0), or the whole new allowance when the old period
+   * was already over; the period itself goes on. One ledger line per kind whose balance moved.
+   */
+  async setPlan(
+    uid: string,
+    plan: PlanId,
+    reason: string,
+  ): Promise<{ changed: boolean; from: PlanId; balance: AccountBalance }> {
+    await this.openAccount(uid, null);
+    const ts = sql`${this.now()}::timestamptz`;
+    const rules = this.plans[plan];
+    const moved = (kind: GenerationKind) =>
+      sql`case when o.due then ${rules.allowance[kind]}
+        else greatest(${rules.allowance[kind]} - (o.${allowanceColumn(kind)} - o.${tokensColumn(kind)}), 0) end`;
+    const { rows } = await sql<{ from_plan: PlanId }>`
+      with old as (
+        select a.*, p.image_allowance, p.video_allowance, p.speech_allowance,
+          a.period_started_at <= ${ts} - p.period as due
+        from accounts a join ${this.planRules()} on p.plan = a.plan
+        where a.uid = ${uid} for update of a
+      ), changed as (
+        update accounts a set plan = ${plan},
+          period_started_at = case when o.due then ${ts} else o.period_started_at end,
+          ${sql.join(GENERATION_KINDS.map((kind) => sql`${tokensColumn(kind)} = ${moved(kind)}`))}
+        from old o where a.uid = o.uid and o.plan <> ${plan}
+        returning o.plan as from_plan, o.image_tokens as old_image, o.video_tokens as old_video,
+          o.speech_tokens as old_speech, a.image_tokens, a.video_tokens, a.speech_tokens
+      ), ledger as (
+        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
+        select ${uid}, moves.kind, null, 'plan_change', moves.amount, ${reason}, ${ts}
+        from changed c cross join lateral (values
+          ('image', c.image_tokens - c.old_image),
+          ('video', c.video_tokens - c.old_video),
+          ('speech', c.speech_tokens - c.old_speech)) as moves(kind, amount)
+        where moves.amount <> 0
+      )
+      select from_plan from changed`.execute(this.db);
+    const from = rows[0]?.from_plan ?? plan;
+    return { changed: rows.length > 0, from, balance: await this.balance(uid) };
+  }
+
+  /** The plans' allowances and periods as a table `p` (values are parameters: the statement text is fixed). */
+  private planRules(): RawBuilder<unknown> {
+    const rows = PLAN_IDS.map((plan) => {
+      const { allowance } = this.plans[plan];
+      return sql`(${plan}::text, ${allowance.image}::int, ${allowance.video}::int, ${allowance.speech}::int,
+        ${periodMs(this.plans[plan])} * interval '1 millisecond')`;
+    });
+    return sql`(values ${sql.join(rows)}) as p(plan, image_allowance, video_allowance, speech_allowance, period)`;
   }
 
   /**
@@ -464,13 +552,13 @@ export class GenerationLifecycle {
   async expireArtifacts(
     cutoffs: Partial<Record<PlanId, Date>>,
     limit: number,
-  ): Promise<{ id: string; artifactKey: string }[]> {
+  ): Promise<{ id: string; artifactKeys: string[] }[]> {
     const plans = Object.entries(cutoffs).filter((entry): entry is [PlanId, Date] => entry[1] !== undefined);
     if (plans.length === 0) return [];
     const now = this.now();
-    const result = await sql<{ id: string; artifact_key: string }>`
+    const result = await sql<{ id: string; artifact_key: string; marked_artifact_key: string | null }>`
       with due as (
-        select g.id, g.artifact_key from generations g join accounts a on a.uid = g.uid
+        select g.id, g.artifact_key, g.marked_artifact_key from generations g join accounts a on a.uid = g.uid
         where g.artifact_key is not null and (${sql.join(
           plans.map(([plan, cutoff]) => sql`(a.plan = ${plan} and g.created_at < ${cutoff})`),
           sql` or `,
@@ -479,13 +567,16 @@ export class GenerationLifecycle {
         for update of g skip locked
       ), expired as (
         update generations g set artifact_key = null, artifact_mime = null, artifact_bytes = null,
-          artifact_expired_at = ${now}, version = g.version + 1, updated_at = ${now}
+          marked_artifact_key = null, artifact_expired_at = ${now}, version = g.version + 1, updated_at = ${now}
         from due d where g.id = d.id
-        returning g.*, d.artifact_key as old_key
+        returning g.*, d.artifact_key as old_key, d.marked_artifact_key as old_marked_key
       )
-      select e.id, e.old_key as artifact_key, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('e')})
+      select e.id, e.old_key as artifact_key, e.old_marked_key as marked_artifact_key, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('e')})
       from expired e`.execute(this.db);
-    return result.rows.map((row) => ({ id: row.id, artifactKey: row.artifact_key }));
+    return result.rows.map((row) => ({
+      id: row.id,
+      artifactKeys: row.marked_artifact_key === null ? [row.artifact_key] : [row.artifact_key, row.marked_artifact_key],
+    }));
   }
 
   /** A transition that leaves the generation where it ends: frees its in-flight slot and settles its token. */
@@ -530,7 +621,6 @@ export class GenerationLifecycle {
   ): Promise<TransitionOutcome> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
-    const allowance = this.allowance;
     const settled = step.settle !== undefined;
     const result = await sql<{ generation: Record<string, unknown> }>`
       with old as (
@@ -551,10 +641,10 @@ export class GenerationLifecycle {
             GENERATION_KINDS.map(
               (kind) =>
                 sql`${tokensColumn(kind)} = case when m.kind = ${kind} and m.token = 'refunded'
-                  then least(a.${tokensColumn(kind)} + 1, ${allowance[kind]}) else a.${tokensColumn(kind)} end`,
+                  then least(a.${tokensColumn(kind)} + 1, p.${allowanceColumn(kind)}) else a.${tokensColumn(kind)} end`,
             ),
           )}
-        from moved m where a.uid = m.uid and ${sql.lit(settled)}
+        from moved m, ${this.planRules()} where a.uid = m.uid and p.plan = a.plan and ${sql.lit(settled)}
       ), ledger as (
         insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
         select m.uid, m.kind, m.id, case when m.token = 'refunded' then 'refund' else 'spend' end,
@@ -579,10 +669,7 @@ export class GenerationLifecycle {
 
 interface SubmitRow {
   generation: Record<string, unknown> | null;
-  account: { in_flight: number; period_started_at: string } | null;
-  notified: string;
-  /** Generations of the kind already queued (the statement's snapshot does not see the new one). */
-  queued_before: string;
+  account: { in_flight: number; period_started_at: string; plan: PlanId } | null;
 }
 
 function isUniqueViolation(error: unknown): boolean {

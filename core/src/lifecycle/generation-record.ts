@@ -1,6 +1,16 @@
 import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
-import type { StoredArtifact } from '../artifact-store';
+import type { StoredArtifact } from '../artifacts/artifact-store';
 import type { GenerationRow } from '../db/schema';
+
+export interface RecordedArtifact extends StoredArtifact {
+  markedKey: string | null;
+}
+
+/** Every stored file of an artifact: the original and its marked copy, if any. */
+export function artifactKeys(artifact: RecordedArtifact | null): string[] {
+  if (artifact === null) return [];
+  return artifact.markedKey === null ? [artifact.key] : [artifact.key, artifact.markedKey];
+}
 
 /** A generation as the record holds it. */
 export interface GenerationRecord {
@@ -14,7 +24,8 @@ export interface GenerationRecord {
   token: TokenState;
   paidCalls: number;
   providerTaskId: string | null;
-  artifact: StoredArtifact | null;
+  /** `markedKey`: the copy with the product mark, for owners whose plan has the watermark. */
+  artifact: RecordedArtifact | null;
   /** When retention deleted the artifact of this completed generation. */
   artifactExpiredAt: Date | null;
   error: ApiError | null;
@@ -51,6 +62,7 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
             key: r.artifact_key,
             mimeType: r.artifact_mime ?? 'application/octet-stream',
             bytes: Number(r.artifact_bytes ?? 0),
+            markedKey: r.marked_artifact_key ?? null,
           },
     artifactExpiredAt: date(r.artifact_expired_at ?? null),
     error: r.error_code === null ? null : ({ code: r.error_code, message: r.error_message ?? '' } as ApiError),

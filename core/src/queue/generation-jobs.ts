@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import type { ApiError, GenerationKind, ImageRequest, SpeechRequest, VideoRequest } from '@mediagen/shared';
-import type { StoredArtifact } from '../artifact-store';
+import type { StoredArtifact } from '../artifacts/artifact-store';
 
 /** What the record keeps as a generation's request, per kind: the validated body without its kind. */
 export interface RequestByKind {
@@ -23,7 +23,12 @@ export interface GenerationJobData {
   /** Video: the provider's task id, kept here as well as in the record, written first. */
   taskId?: string;
   /** How the run ended when the record could not be told; the next attempt (or the reconciler) tells it. */
-  outcome?: { completed: StoredArtifact } | { failed: ApiError };
+  outcome?: { completed: CompletedArtifact } | { failed: ApiError };
+}
+
+/** What a run stored: the original, and for output of a plan with the watermark, its marked copy too. */
+export interface CompletedArtifact extends StoredArtifact {
+  markedKey?: string | null;
 }
 
 export function queueName(kind: GenerationKind): string {
@@ -46,9 +51,19 @@ export interface JobRetention {
   failedSeconds: number;
 }
 
-export function generationJobOptions(id: string, retry: RetryPolicy, retention: JobRetention): JobsOptions {
+/**
+ * `priority`: the owner's plan's (PlanRules.queuePriority). Every job has one: BullMQ runs jobs without a
+ * priority before all prioritized ones.
+ */
+export function generationJobOptions(
+  id: string,
+  retry: RetryPolicy,
+  retention: JobRetention,
+  priority: number,
+): JobsOptions {
   return {
     jobId: id,
+    priority,
     attempts: retry.attempts,
     backoff: { type: 'exponential', delay: retry.backoffMs },
     removeOnComplete: { age: retention.completedSeconds },

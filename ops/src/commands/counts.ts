@@ -18,7 +18,8 @@ export interface QueueCounts {
   paused: boolean;
   /** ms left on a pause the workers set after a provider 429 or an open breaker; 0 when none. */
   rateLimitedMs: number;
-  /** Jobs per BullMQ state (finished jobs only as long as they are kept). */
+  /** Jobs per BullMQ state (finished jobs only as long as they are kept). Every generation job has its
+   * plan's priority, so the jobs waiting for a worker are `prioritized`. */
   counts: Record<(typeof COUNTED_STATES)[number], number>;
   /** Generations the record holds queued and active: what should be in the queue. */
   record: { queued: number; active: number };

@@ -22,14 +22,15 @@ export async function retryFailed(
 ): Promise<RetryOutcome[]> {
   const failed = await ctx.database.db
     .selectFrom('generations')
-    .select(['id', 'kind', 'uid'])
-    .where('status', '=', 'failed')
-    .where('kind', 'in', kinds)
-    .orderBy('finished_at')
+    .leftJoin('accounts', 'accounts.uid', 'generations.uid')
+    .select(['generations.id', 'generations.kind', 'generations.uid', 'accounts.plan'])
+    .where('generations.status', '=', 'failed')
+    .where('generations.kind', 'in', kinds)
+    .orderBy('generations.finished_at')
     .limit(options.limit)
     .execute();
   const outcomes: RetryOutcome[] = [];
-  for (const { id, kind, uid } of failed) {
+  for (const { id, kind, uid, plan } of failed) {
     const base = { id, kind, uid };
     const retried = await ctx.lifecycle.retry(id, { charge: !options.free });
     if (!retried.ok) {
@@ -38,7 +39,12 @@ export async function retryFailed(
       continue;
     }
     await ctx.queues[kind].remove(id).catch(() => 0);
-    await ctx.queues[kind].add(kind, { kind }, generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention));
+    const priority = ctx.settings.plans[plan ?? 'free'].queuePriority;
+    await ctx.queues[kind].add(
+      kind,
+      { kind },
+      generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention, priority),
+    );
     outcomes.push({ ...base, result: 'retried', charged: !options.free });
   }
   return outcomes;

@@ -37,7 +37,7 @@ export class AccountService {
     );
     const tidy = await Promise.allSettled([
       ...closed.generations.map(async (generation) => {
-        if (generation.artifactKey !== null) await options.artifacts.remove(generation.artifactKey);
+        for (const key of generation.artifactKeys) await options.artifacts.remove(key);
         await options.forgetJob(generation.kind, generation.id);
       }),
       ...running.map((generation) => options.signalCancel(generation.id)),

@@ -1,14 +1,19 @@
 import { createHash, randomInt } from 'node:crypto';
-import { newGenerationId, type ArtifactStore, type GenerationLifecycle, type GenerationRecord } from '@mediagen/core';
 import {
+  artifactKeys,
+  newGenerationId,
+  type ArtifactStore,
+  type GenerationLifecycle,
+  type GenerationRecord,
+} from '@mediagen/core';
+import {
+  DAY_MS,
   IDEMPOTENCY_KEY_PATTERN,
   MAX_IMAGE_SEED,
-  TOKEN_ALLOWANCE,
-  daysUntilReset,
+  exceedsPlan,
   isGenerationId,
   moderatePrompt,
   parseGenerationRequest,
-  resetsAt,
   tokensExhaustedMessage,
   tooManyInFlightMessage,
   type Generation,
@@ -17,6 +22,7 @@ import {
   type GenerationRequest,
   type ListQuery,
   type Me,
+  type PlanCatalogue,
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
@@ -48,6 +54,8 @@ export interface GenerationServiceOptions {
   history: GenerationHistory;
   views: GenerationViews;
   positions: QueuePositions;
+  /** What each plan allows (request limits) and its jobs' priority. */
+  plans: PlanCatalogue;
   producer: Pick<GenerationProducer, 'add' | 'removeWaiting' | 'forget'>;
   /** Where results are kept: a deleted generation's file goes with it. */
   artifacts: Pick<ArtifactStore, 'remove'>;
@@ -91,6 +99,8 @@ export class GenerationService {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
     }
 
+    await this.checkPlanLimits(user.uid, request);
+
     const { kind, ...rest } = request;
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
@@ -114,12 +124,14 @@ export class GenerationService {
         throw tooManyInFlight(outcome.inFlight);
       case 'exhausted': {
         this.options.events?.quotaRefused?.(kind);
-        const days = daysUntilReset(outcome.periodStartedAt.getTime(), this.clock());
+        const days = Math.max(1, Math.ceil((outcome.resetsAt.getTime() - this.clock()) / DAY_MS));
         throw new ServiceError(402, 'TOKENS_EXHAUSTED', tokensExhaustedMessage(days));
       }
       case 'accepted': {
-        const enqueued = await this.enqueue(outcome.generation);
-        const queue = enqueued.status === 'queued' ? await this.options.positions.justQueued(kind) : undefined;
+        const priority = this.options.plans[outcome.plan].queuePriority;
+        const enqueued = await this.enqueue(outcome.generation, priority);
+        const queue =
+          enqueued.status === 'queued' ? await this.options.positions.justQueued(kind, priority) : undefined;
         return { generation: await this.options.views.one(enqueued, queue), replayed: false };
       }
     }
@@ -131,9 +143,9 @@ export class GenerationService {
    * generation failed and lets it go; had a worker already started it, the failure is refused and the
    * generation simply goes on. A process that dies right here leaves it queued: the reconciler enqueues it.
    */
-  private async enqueue(generation: GenerationRecord): Promise<GenerationRecord> {
+  private async enqueue(generation: GenerationRecord, priority: number): Promise<GenerationRecord> {
     try {
-      await this.options.producer.add(generation);
+      await this.options.producer.add(generation, priority);
       return generation;
     } catch (error) {
       this.options.log.error({ err: error, generationId: generation.id }, 'enqueue failed; failing the generation');
@@ -208,7 +220,7 @@ export class GenerationService {
     // The record decided; the rest only tidies up. A file or job left behind is logged, and harmless: no
     // record points at it any more.
     const tidy = await Promise.allSettled([
-      removed.artifact === null ? Promise.resolve() : this.options.artifacts.remove(removed.artifact.key),
+      ...artifactKeys(removed.artifact).map((key) => this.options.artifacts.remove(key)),
       this.options.producer.forget(removed.kind, id),
       this.options.forgetProgress([id]),
       removed.status === 'canceled' ? this.options.signalCancel(id) : Promise.resolve(),
@@ -226,9 +238,22 @@ export class GenerationService {
       uid: user.uid,
       email: user.email,
       tokens: balance.tokens,
-      allowance: { ...TOKEN_ALLOWANCE },
-      resetsAt: new Date(resetsAt(balance.periodStartedAt.getTime())).toISOString(),
+      allowance: balance.allowance,
+      resetsAt: balance.resetsAt.toISOString(),
+      plan: balance.plan,
     };
+  }
+
+  /**
+   * Free's limits are the tightest, so a request within them fits every plan and costs no read; one
+   * beyond them is checked against the caller's plan as it is now.
+   */
+  private async checkPlanLimits(uid: string, request: GenerationRequest): Promise<void> {
+    const { plans } = this.options;
+    if (exceedsPlan(request, 'free', plans.free) === null) return;
+    const plan = await this.options.lifecycle.planOf(uid);
+    const refusal = exceedsPlan(request, plan, plans[plan]);
+    if (refusal !== null) throw new ServiceError(403, 'PLAN_LIMIT', refusal);
   }
 }
 

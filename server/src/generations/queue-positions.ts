@@ -4,8 +4,8 @@ import type { GenerationKind, QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
 export interface QueueLoad {
-  /** Jobs of the kind waiting for a worker, from the queue (one O(1) read). */
-  waitingCount(kind: GenerationKind): Promise<number>;
+  /** Jobs of the kind waiting for a worker with `priority` or a better one (lower), from the queue. */
+  waitingAhead(kind: GenerationKind, priority: number): Promise<number>;
   workerCount(kind: GenerationKind): Promise<number | null>;
   meanRunMs(kind: GenerationKind): Promise<number | null>;
 }
@@ -29,11 +29,12 @@ export class QueuePositions {
   }
 
   /**
-   * The place of a generation just added to its queue: the jobs waiting there, itself included. Read from
-   * the queue rather than counted in the record, so a submission costs the same however long the line.
+   * The place of a generation just added to its queue with `priority`: the jobs waiting there that run
+   * before it (its priority or better), itself included. Read from the queue rather than counted in the
+   * record, so a submission costs the same however long the line.
    */
-  async justQueued(kind: GenerationKind): Promise<QueuePosition> {
-    return this.eta(kind, Math.max(1, await this.load.waitingCount(kind)));
+  async justQueued(kind: GenerationKind, priority: number): Promise<QueuePosition> {
+    return this.eta(kind, Math.max(1, await this.load.waitingAhead(kind, priority)));
   }
 
   /** Positions of those of `ids` still queued. */

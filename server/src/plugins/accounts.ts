@@ -10,7 +10,7 @@ export const accountsPlugin = fp(
     app.decorate(
       'accounts',
       new AccountService({
-        closure: new AccountClosure(app.database.db),
+        closure: new AccountClosure(app.database.db, { plans: app.config.plans }),
         identity: app.identity,
         artifacts: app.artifactStore,
         forgetJob: (kind, id) => app.producer.forget(kind, id),

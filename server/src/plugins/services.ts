@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
-import { FileArtifactStore, GenerationLifecycle, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
+import { GenerationLifecycle, createArtifactStore, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
+import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
-import { FileArtifactReader } from '../artifacts/artifact-reader';
 import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
+import { ArtifactVariants } from '../artifacts/artifact-variants';
 import { GenerationHistory } from '../generations/generation-history';
 import { GenerationService } from '../generations/generation-service';
 import { GenerationViews } from '../generations/generation-views';
@@ -20,8 +21,8 @@ export const servicesPlugin = fp<Options>(
     const clock = options.clock ?? Date.now;
     const signer = new ArtifactUrlSigner(config.artifactUrls.secret, config.artifactUrls.ttlSeconds, clock);
     app.decorate('artifactUrls', signer);
-    app.decorate('artifacts', new FileArtifactReader(config.artifactsDir));
-    app.decorate('artifactStore', new FileArtifactStore(config.artifactsDir));
+    app.decorate('artifactStore', await createArtifactStore(config.artifactStore));
+    app.decorate('artifactVariants', new ArtifactVariants(database.db, config.plans));
     app.decorate(
       'adminSessions',
       new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
@@ -35,13 +36,16 @@ export const servicesPlugin = fp<Options>(
     );
     const positions = new QueuePositions(database.db, app.inspector);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
+    const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });
+    app.decorate('plans', new PlanService({ lifecycle, producer: app.producer, plans: config.plans }));
     app.decorate(
       'generations',
       new GenerationService({
-        lifecycle: new GenerationLifecycle(database.db, { clock }),
+        lifecycle,
         history: new GenerationHistory(database.db),
         views: new GenerationViews(app.redis, config.queuePrefix, positions, artifactUrl),
         positions,
+        plans: config.plans,
         producer: app.producer,
         artifacts: app.artifactStore,
         signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),

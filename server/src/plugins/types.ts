@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { ArtifactStore, RecordDatabase } from '@mediagen/core';
 import type { AccountService } from '../account/account-service';
+import type { PlanService } from '../account/plan-service';
 import type { CookieSessions } from '../auth/cookie-sessions';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
-import type { ArtifactReader } from '../artifacts/artifact-reader';
 import type { ArtifactUrlSigner } from '../artifacts/artifact-urls';
+import type { ArtifactVariants } from '../artifacts/artifact-variants';
 import type { ServerConfig } from '../config';
 import type { GenerationService } from '../generations/generation-service';
 import type { GenerationProducer } from '../queue/generation-producer';
@@ -22,10 +23,11 @@ declare module 'fastify' {
     producer: GenerationProducer;
     inspector: QueueInspector;
     generations: GenerationService;
+    plans: PlanService;
     artifactUrls: ArtifactUrlSigner;
-    artifacts: ArtifactReader;
-    /** Where results are kept, for deleting them with their generation. */
+    /** Where results are kept: served at their signed links, deleted with their generation. */
     artifactStore: ArtifactStore;
+    artifactVariants: ArtifactVariants;
     adminSessions: CookieSessions;
     /** The app's sessions opened by token sync (POST /api/session). */
     appSessions: CookieSessions;

@@ -40,12 +40,19 @@ export class GenerationProducer {
   }
 
   /** Enqueues the work of a recorded generation; the job id is the generation id, so it is added once. */
-  async add(generation: { id: string; kind: GenerationKind; uid: string }): Promise<void> {
+  async add(generation: { id: string; kind: GenerationKind; uid: string }, priority: number): Promise<void> {
     await this.queues[generation.kind].add(
       generation.kind,
       { kind: generation.kind },
-      generationJobOptions(generation.id, this.retry, this.retention),
+      generationJobOptions(generation.id, this.retry, this.retention, priority),
     );
+  }
+
+  /** Gives a job still waiting a new priority (its owner's plan changed); one already taken keeps running. */
+  async reprioritize(kind: GenerationKind, id: string, priority: number): Promise<void> {
+    const job = await this.queues[kind].getJob(id);
+    if (job === undefined || !REMOVABLE_STATES.has(await job.getState())) return;
+    await job.changePriority({ priority }).catch(() => undefined);
   }
 
   /** Takes a canceled generation's job out of its queue if no worker holds it yet; true when it did. */

@@ -46,8 +46,11 @@ export class QueueInspector {
     return (await this.meanRuns.fetch(kind))?.ms ?? null;
   }
 
-  waitingCount(kind: GenerationKind): Promise<number> {
-    return this.producer.queue(kind).getWaitingCount();
+  /** Priority 0 is a job added without one (by an older version): BullMQ runs those first. */
+  async waitingAhead(kind: GenerationKind, priority: number): Promise<number> {
+    const priorities = Array.from({ length: priority + 1 }, (_, index) => index);
+    const counts = await this.producer.queue(kind).getCountsPerPriority(priorities);
+    return Object.values(counts).reduce((sum, count) => sum + count, 0);
   }
 
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {

@@ -13,7 +13,8 @@ import {
 } from '../auth/cookie-sessions';
 import { refusalOf } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
-import { errorBodySchema, withSharedSchemas } from '../http/schemas';
+import { planChangeSchema, setPlanSchema } from '@mediagen/shared';
+import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { bearerToken } from '../plugins/auth';
 import { adminLoginPage } from './admin-login-page';
 
@@ -109,6 +110,27 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
           .header('cache-control', 'no-store')
           .send({ uid: user.uid, expiresAt: new Date(session.expiresAtMs).toISOString() });
       },
+    );
+  });
+
+  // Plans: read and set by operators (the queue CLI's `plan` does the same).
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      const result = await check(request);
+      if (result.outcome === 'anonymous') throw new ServiceError(401, 'UNAUTHENTICATED');
+      if (result.outcome === 'forbidden') throw adminOnly();
+    });
+    const routes = withSharedSchemas(scope);
+    const params = z.object({ uid: z.string().min(1).max(128) });
+    const responses = { 200: planChangeSchema, ...commonErrorResponses };
+    routes.get('/admin/api/users/:uid/plan', { schema: { params, response: responses } }, async (request) =>
+      app.plans.get(request.params.uid),
+    );
+    routes.put(
+      '/admin/api/users/:uid/plan',
+      { schema: { params, body: setPlanSchema, response: responses } },
+      async (request) =>
+        app.plans.set(request.params.uid, request.body.plan, request.body.reason ?? 'plan set by an administrator'),
     );
   });
 

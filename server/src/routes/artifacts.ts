@@ -8,7 +8,8 @@ import { errorBodySchema, withSharedSchemas } from '../http/schemas';
 /**
  * /artifacts/:key?exp=&sig=: results for <img>, <video> and <audio>, which send no bearer header. A bad
  * or expired signature is 403 (one status for both, with different messages). Single byte ranges are
- * served as 206, which <video> needs to seek.
+ * served as 206, which <video> needs to seek. The same link serves the marked or the original file as
+ * the owner's plan says now (ArtifactVariants), so browsers revalidate it: the ETag names the file.
  */
 export const artifactRoutes: FastifyPluginAsync = async (app) => {
   withSharedSchemas(app).get(
@@ -21,6 +22,7 @@ export const artifactRoutes: FastifyPluginAsync = async (app) => {
         response: {
           200: z.instanceof(Readable),
           206: z.instanceof(Readable),
+          304: z.null(),
           403: errorBodySchema,
           404: errorBodySchema,
           416: errorBodySchema,
@@ -37,7 +39,15 @@ export const artifactRoutes: FastifyPluginAsync = async (app) => {
           link.reason === 'expired' ? 'This link has expired. Reload the generation to get a new one.' : undefined,
         );
       }
-      const info = await app.artifacts.stat(key);
+      const served = await app.artifactVariants.served(key);
+      const etag = `"${served}"`;
+      reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        // The client runs on another origin; helmet's default (same-origin) would block the media there.
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+      const info = await app.artifactStore.stat(served);
       if (info === null) throw notFound();
 
       const range = parseByteRange(request.headers.range, info.bytes);
@@ -48,14 +58,9 @@ export const artifactRoutes: FastifyPluginAsync = async (app) => {
           .send(new ServiceError(416, 'INVALID_REQUEST', 'Requested range not satisfiable.').toBody());
       }
       const slice = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
-      const opened = await app.artifacts.open(key, slice);
+      const opened = await app.artifactStore.open(served, slice);
       if (opened === null) throw notFound();
-      reply
-        .header('content-type', opened.mimeType)
-        .header('accept-ranges', 'bytes')
-        .header('cache-control', `private, max-age=${link.remainingSeconds}`)
-        // The client runs on another origin; helmet's default (same-origin) would block the media there.
-        .header('cross-origin-resource-policy', 'cross-origin');
+      reply.header('content-type', opened.mimeType).header('accept-ranges', 'bytes');
       if (slice === undefined) {
         return reply.status(200).header('content-length', opened.bytes).send(opened.stream);
       }

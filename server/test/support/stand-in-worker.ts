@@ -1,8 +1,8 @@
 import { Worker } from 'bullmq';
 import {
-  FileArtifactStore,
   GenerationLifecycle,
   connectRedis,
+  createArtifactStore,
   openDatabase,
   queueName,
   type GenerationJobData,
@@ -12,16 +12,18 @@ import { REDIS_URL, type TestContext } from './app';
 
 /**
  * A stand-in for worker/ that completes every job of a kind with the given bytes, through the same
- * lifecycle transitions as the real one: for tests of what the API does with results.
+ * lifecycle transitions as the real one: for tests of what the API does with results. `settings` are
+ * overrides of the test config, such as another artifact store.
  */
 export async function startStandInWorker(
   context: TestContext,
   kind: GenerationKind,
   result: { bytes: Uint8Array; mimeType: string },
+  settings: Record<string, string> = {},
 ): Promise<{ close(): Promise<void> }> {
   const database = openDatabase(context.database.url, { maxConnections: 2 });
   const lifecycle = new GenerationLifecycle(database.db);
-  const store = new FileArtifactStore(context.config().artifactsDir);
+  const store = await createArtifactStore(context.config(settings).artifactStore);
   const connection = await connectRedis(REDIS_URL, 'blocking');
   const worker = new Worker<GenerationJobData>(
     queueName(kind),

@@ -21,7 +21,13 @@ import {
   type RequestByKind,
 } from '@mediagen/core';
 import { createSimulator, type Simulator, type SimulatorOptions } from '@mediagen/simulator';
-import { GENERATION_KINDS, isFinalStatus, type GenerationKind, type TokenBalance } from '@mediagen/shared';
+import {
+  DEFAULT_PLAN_RULES,
+  GENERATION_KINDS,
+  isFinalStatus,
+  type GenerationKind,
+  type TokenBalance,
+} from '@mediagen/shared';
 import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers, type WorkerConfig } from '../../src';
 
@@ -164,7 +170,7 @@ export class WorkerHarness {
   async submit<K extends GenerationKind>(
     kind: K,
     request: RequestByKind[K],
-    options: { uid?: string; attempts?: number; backoffMs?: number } = {},
+    options: { uid?: string; attempts?: number; backoffMs?: number; priority?: number } = {},
   ): Promise<{ job: Job<GenerationJobData>; uid: string; id: string }> {
     const uid = options.uid ?? `user-${randomUUID()}`;
     const prompt = 'prompt' in request ? request.prompt : request.input;
@@ -185,6 +191,7 @@ export class WorkerHarness {
         id,
         { attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 20 },
         { completedSeconds: 3600, failedSeconds: 3600 },
+        options.priority ?? DEFAULT_PLAN_RULES.free.queuePriority,
       ),
     );
     return { job, uid, id };

@@ -1,0 +1,41 @@
+import type { AccountBalance, GenerationLifecycle } from '@mediagen/core';
+import type { PlanCatalogue, PlanChange, PlanId } from '@mediagen/shared';
+import type { GenerationProducer } from '../queue/generation-producer';
+
+interface Options {
+  lifecycle: Pick<GenerationLifecycle, 'setPlan' | 'balance' | 'queuedOf'>;
+  producer: Pick<GenerationProducer, 'reprioritize'>;
+  plans: PlanCatalogue;
+}
+
+/**
+ * Operators set a user's plan (no payment provider is reachable from here). It takes effect at once: the
+ * balance moves to the new allowance, jobs still waiting move to the plan's priority, and served files
+ * follow the plan's watermark from the next request.
+ */
+export class PlanService {
+  constructor(private readonly options: Options) {}
+
+  async get(uid: string): Promise<PlanChange> {
+    return { uid, changed: false, from: null, ...view(await this.options.lifecycle.balance(uid)) };
+  }
+
+  async set(uid: string, plan: PlanId, reason: string): Promise<PlanChange> {
+    const result = await this.options.lifecycle.setPlan(uid, plan, reason);
+    if (result.changed) {
+      const priority = this.options.plans[plan].queuePriority;
+      const queued = await this.options.lifecycle.queuedOf(uid);
+      await Promise.all(queued.map(({ id, kind }) => this.options.producer.reprioritize(kind, id, priority)));
+    }
+    return { uid, changed: result.changed, from: result.from, ...view(result.balance) };
+  }
+}
+
+function view(balance: AccountBalance) {
+  return {
+    plan: balance.plan,
+    tokens: balance.tokens,
+    allowance: balance.allowance,
+    resetsAt: balance.resetsAt.toISOString(),
+  };
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { GenerationLifecycle, markedCopyOf, queueName, type ArtifactStore } from '@mediagen/core';
+import { DEFAULT_PLAN_RULES, type PlanId } from '@mediagen/shared';
+import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
+import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
+import { createTestUser, signIn, type TestUser } from './support/users';
+
+/** Plans: limits at submit, operators setting a plan, priority, and the served file following the plan. */
+let context: TestContext;
+let server: TestApp;
+let firebase: App;
+let admin: TestUser;
+
+beforeAll(async () => {
+  context = await createTestContext();
+  admin = await createTestUser();
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
+  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `plans-test-${randomUUID()}`);
+  await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
+  admin.idToken = await signIn(admin.email);
+  server = await context.start();
+  // No worker runs here: submitted jobs wait in their queues, where their priority can be read.
+});
+afterAll(async () => {
+  await context.cleanup();
+  await deleteApp(firebase);
+});
+
+function setPlan(uid: string, body: unknown, as: TestUser = admin): Promise<Response> {
+  return fetch(`${server.origin}/admin/api/users/${uid}/plan`, {
+    method: 'PUT',
+    headers: { ...bearer(as), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function moveTo(user: TestUser, plan: PlanId): Promise<void> {
+  const response = await setPlan(user.uid, { plan });
+  expect(response.status).toBe(200);
+}
+
+describe('limits by plan', () => {
+  it('refuses what Free does not include, with a message, and charges nothing', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const refusals = [
+      { ...imageRequest(), samples: 2 },
+      { ...imageRequest(), width: 1536, height: 1536 },
+      { ...videoRequest(), quality: 'hd' },
+      { ...videoRequest(), duration: 10 },
+    ];
+    for (const body of refusals) {
+      const refused = await api.submit(body);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('PLAN_LIMIT');
+      expect(refused.body.error.message).toMatch(/^The Free plan .+ Upgrade your plan for more\.$/);
+    }
+    expect((await api.submit({ ...imageRequest(), samples: 2 })).body.error.message).toBe(
+      'The Free plan makes up to 1 image per request. Upgrade your plan for more.',
+    );
+    const me = await api.me();
+    expect(me.body).toMatchObject({ plan: 'free', tokens: { image: 1, video: 1, speech: 2 } });
+  });
+
+  it('a plan change applies to the next request and moves the balance, keeping what was spent', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    expect((await api.submit(imageRequest())).status).toBe(202); // Free's one image
+    expect((await api.submit({ ...imageRequest(), samples: 4 })).status).toBe(403);
+
+    const changed = await setPlan(user.uid, { plan: 'pro', reason: 'support ticket 42' });
+    expect(changed.status).toBe(200);
+    const pro = DEFAULT_PLAN_RULES.pro.allowance;
+    expect(await changed.json()).toMatchObject({
+      uid: user.uid,
+      plan: 'pro',
+      from: 'free',
+      changed: true,
+      allowance: pro,
+      tokens: { image: pro.image - 1, video: pro.video, speech: pro.speech },
+    });
+
+    expect((await api.submit({ ...imageRequest(), samples: 4 })).status).toBe(202);
+    expect((await api.submit({ ...videoRequest(), quality: 'hd', duration: 10 })).status).toBe(202);
+    expect((await api.submit({ ...imageRequest(), samples: 5 })).body.error.message).toBe(
+      'The Pro plan makes up to 4 images per request. Upgrade your plan for more.',
+    );
+    expect((await api.me()).body).toMatchObject({
+      plan: 'pro',
+      allowance: pro,
+      tokens: { image: pro.image - 2, video: pro.video - 1 },
+    });
+
+    // Back to Free: two images and a video spent this period, so nothing of either is left.
+    await moveTo(user, 'free');
+    expect((await api.me()).body).toMatchObject({ plan: 'free', tokens: { image: 0, video: 0, speech: 2 } });
+  });
+
+  it('Enterprise is a daily cap: it renews a day after its period began', async () => {
+    const user = await createTestUser();
+    await moveTo(user, 'enterprise');
+    const me = (await apiClient(server.origin, user).me()).body as { resetsAt: string; allowance: unknown };
+    expect(me.allowance).toEqual(DEFAULT_PLAN_RULES.enterprise.allowance);
+    const untilReset = Date.parse(me.resetsAt) - Date.now();
+    expect(untilReset).toBeGreaterThan(23 * 3600_000);
+    expect(untilReset).toBeLessThanOrEqual(24 * 3600_000);
+  });
+});
+
+describe('the admin plan API', () => {
+  it('is for administrators, and says what is wrong with a bad request', async () => {
+    const member = await createTestUser();
+    expect((await setPlan(member.uid, { plan: 'pro' }, member)).status).toBe(403);
+    const anonymous = await fetch(`${server.origin}/admin/api/users/${member.uid}/plan`);
+    expect(anonymous.status).toBe(401);
+    const bad = await setPlan(member.uid, { plan: 'platinum' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
+      /plan must be one of free, pro, enterprise/,
+    );
+    const read = await fetch(`${server.origin}/admin/api/users/${member.uid}/plan`, { headers: bearer(admin) });
+    expect(await read.json()).toMatchObject({ plan: 'free', changed: false });
+  });
+});
+
+describe('priority', () => {
+  it("paid plans' jobs run first, and an upgrade moves a waiting job up", async () => {
+    const [free, pro, enterprise] = await Promise.all([createTestUser(), createTestUser(), createTestUser()]);
+    await moveTo(pro, 'pro');
+    await moveTo(enterprise, 'enterprise');
+    const ids: Record<string, string> = {};
+    for (const [name, user] of [
+      ['free', free],
+      ['pro', pro],
+      ['enterprise', enterprise],
+    ] as const) {
+      const accepted = await apiClient(server.origin, user).submit(speechRequest(`from ${name}`));
+      expect(accepted.status).toBe(202);
+      ids[name] = accepted.body.id as string;
+    }
+    const queue = new Queue(queueName('speech'), { connection: context.redis, prefix: context.prefix });
+    try {
+      const order = async () => (await queue.getPrioritized()).map((job) => job.id);
+      expect(await order()).toEqual([ids.enterprise, ids.pro, ids.free]);
+      // Behind the Enterprise job that was already waiting, ahead of the Pro one.
+      await moveTo(free, 'enterprise');
+      expect(await order()).toEqual([ids.enterprise, ids.free, ids.pro]);
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+describe('served files follow the plan', () => {
+  it('a free generation is served marked; after an upgrade the same link serves the original, and marked again after a downgrade', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const accepted = await api.submit(imageRequest());
+    const id = accepted.body.id as string;
+    const store: ArtifactStore = server.app.artifactStore;
+    const original = Buffer.from('original image bytes');
+    const marked = Buffer.from('marked image bytes, a little longer');
+    const saved = await store.save(id, original, 'image/png');
+    const markedCopy = await store.save(markedCopyOf(id), marked, 'image/png');
+    const lifecycle = new GenerationLifecycle(server.app.database.db);
+    expect((await lifecycle.start(id)).ok).toBe(true);
+    expect((await lifecycle.complete(id, { ...saved, markedKey: markedCopy.key })).ok).toBe(true);
+
+    const url = (await api.get(id)).body.result.url as string;
+    const served = async () => Buffer.from(await (await fetch(url)).arrayBuffer());
+    expect(await served()).toEqual(marked);
+    await moveTo(user, 'pro');
+    expect(await served()).toEqual(original);
+    await moveTo(user, 'free');
+    expect(await served()).toEqual(marked);
+
+    // Deleting the generation deletes both files.
+    expect((await api.remove(id)).status).toBe(204);
+    expect(await store.stat(saved.key)).toBeNull();
+    expect(await store.stat(markedCopy.key)).toBeNull();
+  });
+});

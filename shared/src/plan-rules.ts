@@ -1,0 +1,97 @@
+import type { PlanId } from './plans';
+import type { GenerationRequest } from './requests';
+import { DAY_MS, TOKEN_ALLOWANCE, TOKEN_RESET_PERIOD_DAYS, type TokenBalance } from './tokens';
+import type { VideoQuality } from './video';
+
+/** What a request of one generation may ask for on a plan. */
+export interface RequestLimits {
+  /** Images per request. */
+  maxSamples: number;
+  /** Longest side of an image, in pixels. */
+  maxImageSide: number;
+  maxVideoSeconds: number;
+  videoQualities: readonly VideoQuality[];
+}
+
+/** Everything that differs by plan, in one place (the queue CLI, the API and the worker read it). */
+export interface PlanRules {
+  /** Tokens per kind and period; the balance refills to it when a period is over. */
+  allowance: TokenBalance;
+  /**
+   * 30 days, as the spec's free tokens. Enterprise's "unlimited" is a large allowance that refills every
+   * day: a per-user daily cap, so no account can run up an unbounded bill.
+   */
+  periodDays: number;
+  limits: RequestLimits;
+  /** Free output carries the product mark (spec §9); paid plans none. */
+  watermark: boolean;
+  /** BullMQ priority of the plan's jobs: lower runs first. */
+  queuePriority: number;
+}
+
+export type PlanCatalogue = Record<PlanId, PlanRules>;
+
+/**
+ * Free is the spec's (1 image, 1 video, 2 speech per 30 days; its defaults: one 1024² image, 6 s standard
+ * video). Pro's "500 generations per month" and Enterprise's "unlimited, 4K" from the pricing table,
+ * split by kind; operators change both by configuration (PLAN_PRO_ALLOWANCE, PLAN_ENTERPRISE_DAILY_CAP).
+ */
+export const DEFAULT_PLAN_RULES: PlanCatalogue = {
+  free: {
+    allowance: { ...TOKEN_ALLOWANCE },
+    periodDays: TOKEN_RESET_PERIOD_DAYS,
+    limits: { maxSamples: 1, maxImageSide: 1024, maxVideoSeconds: 6, videoQualities: ['draft', 'standard'] },
+    watermark: true,
+    queuePriority: 3,
+  },
+  pro: {
+    allowance: { image: 250, video: 50, speech: 200 },
+    periodDays: TOKEN_RESET_PERIOD_DAYS,
+    limits: { maxSamples: 4, maxImageSide: 1536, maxVideoSeconds: 10, videoQualities: ['draft', 'standard', 'hd'] },
+    watermark: false,
+    queuePriority: 2,
+  },
+  enterprise: {
+    allowance: { image: 200, video: 40, speech: 400 },
+    periodDays: 1,
+    limits: { maxSamples: 10, maxImageSide: 2048, maxVideoSeconds: 120, videoQualities: ['draft', 'standard', 'hd'] },
+    watermark: false,
+    queuePriority: 1,
+  },
+};
+
+export const PLAN_TITLES: Record<PlanId, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+export const periodMs = (rules: PlanRules): number => rules.periodDays * DAY_MS;
+
+/**
+ * Why a request asks for more than the plan gives, in words a creator can act on; null when it fits.
+ * Sizes are read as asked (before the engine rounds them to a size it renders).
+ */
+export function exceedsPlan(request: GenerationRequest, plan: PlanId, rules: PlanRules): string | null {
+  const { limits } = rules;
+  const upgrade = plan === 'enterprise' ? '' : ' Upgrade your plan for more.';
+  switch (request.kind) {
+    case 'image': {
+      const samples = request.samples ?? 1;
+      if (samples > limits.maxSamples) {
+        return `The ${PLAN_TITLES[plan]} plan makes up to ${limits.maxSamples} image${limits.maxSamples === 1 ? '' : 's'} per request.${upgrade}`;
+      }
+      const side = Math.max(request.width ?? 0, request.height ?? 0);
+      if (side > limits.maxImageSide) {
+        return `The ${PLAN_TITLES[plan]} plan makes images up to ${limits.maxImageSide}×${limits.maxImageSide} pixels.${upgrade}`;
+      }
+      return null;
+    }
+    case 'video':
+      if (request.duration > limits.maxVideoSeconds) {
+        return `The ${PLAN_TITLES[plan]} plan makes videos up to ${limits.maxVideoSeconds} seconds long.${upgrade}`;
+      }
+      if (!limits.videoQualities.includes(request.quality)) {
+        return `The ${PLAN_TITLES[plan]} plan does not include ${request.quality.toUpperCase()} video.${upgrade}`;
+      }
+      return null;
+    case 'speech':
+      return null;
+  }
+}
