@@ -21,3 +21,6 @@ export * from './queue/generation-jobs';
 export * from './recent-run-times';
 export * from './redis';
 export * from './redis-keys';
+export * from './spend/price-table';
+export * from './spend/spend-controls';
+export * from './spend/spend-ledger';

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BUDGET_SCOPES, type BudgetScope, type SpendGrouping } from '@mediagen/core';
 import { GENERATION_KINDS, PLAN_IDS, type GenerationKind, type PlanId } from '@mediagen/shared';
 import { UsageError } from './ops-errors';
 
@@ -10,7 +11,10 @@ export type Command =
   | { name: 'pause' | 'resume'; kinds: GenerationKind[] }
   | { name: 'retry-failed'; kinds: GenerationKind[]; limit: number; free: boolean }
   | { name: 'drain-user'; uid: string; reason: string }
-  | { name: 'plan'; uid: string; plan: PlanId | null; reason: string };
+  | { name: 'plan'; uid: string; plan: PlanId | null; reason: string }
+  | { name: 'spend'; by: SpendGrouping; days: number }
+  | { name: 'budget'; scope: BudgetScope; dailyUsd: number | null }
+  | { name: 'kill-switch'; on: boolean; reason: string };
 
 export interface CliInvocation {
   command: Command;
@@ -38,6 +42,14 @@ Commands:
                                  a user's plan and balance; with a plan, moves the user to it at once (what
                                  the period spent stays spent; served files follow the plan's watermark)
       [--reason TEXT]            kept in the token ledger (default "plan set by an operator")
+  spend                          estimated provider spend: today per provider against its budget, the kill
+                                 switch, and totals
+      [--by day|provider|kind|plan|user]  how totals are grouped (default day)
+      [--days N]                 over the last N days, today included (default 7)
+  budget <stability|minimax|openai|global> <usd|off>
+                                 the daily budget of a provider (or of all): reached, its paid calls wait
+  kill-switch <on|off>           hold back every paid provider call at once, on every worker (jobs wait)
+      [--reason TEXT]            shown in \`spend\` (default "switched by an operator")
 
 Options:
   --json                         machine-readable output
@@ -56,6 +68,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   free: { type: 'boolean' },
   reason: { type: 'string' },
+  by: { type: 'string' },
+  days: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -70,7 +84,12 @@ const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
   'retry-failed': ['limit', 'free'],
   'drain-user': ['reason'],
   plan: ['reason'],
+  spend: ['by', 'days'],
+  budget: [],
+  'kill-switch': ['reason'],
 };
+
+const SPEND_GROUPINGS: readonly SpendGrouping[] = ['day', 'provider', 'kind', 'plan', 'user'];
 
 function positiveInteger(option: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -151,6 +170,41 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         command: { name: 'drain-user', uid: rest[0]!, reason: values.reason?.trim() || 'drained by an operator' },
         json,
       };
+    case 'spend': {
+      exactly(rest, 0, 'spend', 'no arguments');
+      const by = values.by ?? 'day';
+      if (!SPEND_GROUPINGS.includes(by as SpendGrouping)) {
+        throw new UsageError(`--by must be one of ${SPEND_GROUPINGS.join(', ')}; got '${by}'`);
+      }
+      const days = positiveInteger('days', values.days, 7);
+      return { command: { name: 'spend', by: by as SpendGrouping, days }, json };
+    }
+    case 'budget': {
+      exactly(rest, 2, 'budget', 'a scope and an amount (or off)');
+      const [scope, amount] = rest as [string, string];
+      if (!BUDGET_SCOPES.includes(scope as BudgetScope)) {
+        throw new UsageError(`unknown budget scope '${scope}': use ${BUDGET_SCOPES.join(', ')}`);
+      }
+      if (amount !== 'off' && !/^\d+(\.\d{1,2})?$/.test(amount)) {
+        throw new UsageError(`the budget must be US dollars like 250 or 99.50, or off; got '${amount}'`);
+      }
+      return {
+        command: { name: 'budget', scope: scope as BudgetScope, dailyUsd: amount === 'off' ? null : Number(amount) },
+        json,
+      };
+    }
+    case 'kill-switch': {
+      exactly(rest, 1, 'kill-switch', 'on or off');
+      if (rest[0] !== 'on' && rest[0] !== 'off') throw new UsageError(`kill-switch takes on or off; got '${rest[0]}'`);
+      return {
+        command: {
+          name: 'kill-switch',
+          on: rest[0] === 'on',
+          reason: values.reason?.trim() || 'switched by an operator',
+        },
+        json,
+      };
+    }
     case 'plan': {
       if (rest.length < 1 || rest.length > 2) throw new UsageError('plan needs a user id, and optionally a plan');
       if (rest[0] === '') throw new UsageError('plan needs a non-empty user id');

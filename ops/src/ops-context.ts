@@ -6,6 +6,8 @@ import {
   connectRedis,
   openDatabase,
   queueName,
+  SpendControls,
+  SpendLedger,
   readCommonSettings,
   type CommonSettings,
   type Env,
@@ -35,6 +37,7 @@ export interface OpsContext {
   redis: Redis;
   database: RecordDatabase;
   lifecycle: GenerationLifecycle;
+  spend: { ledger: SpendLedger; controls: SpendControls };
   queues: Record<GenerationKind, Queue<GenerationJobData>>;
   close(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     await database.close();
     throw error;
   });
+  const ledger = new SpendLedger(database.db);
   const queues = Object.fromEntries(
     GENERATION_KINDS.map((kind) => [
       kind,
@@ -57,6 +61,7 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     redis,
     database,
     lifecycle: new GenerationLifecycle(database.db, { plans: settings.plans }),
+    spend: { ledger, controls: new SpendControls(database.db, redis, settings.queuePrefix, ledger) },
     queues,
     async close() {
       await Promise.all(Object.values(queues).map((queue) => queue.close()));

@@ -1,4 +1,4 @@
-import { GENERATION_KINDS } from '@mediagen/shared';
+import { GENERATION_KINDS, PROVIDERS } from '@mediagen/shared';
 import type { Command } from './cli-args';
 import { USAGE } from './cli-args';
 import { COUNTED_STATES, countJobs } from './commands/counts';
@@ -107,6 +107,56 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         `tokens now: image ${result.tokens.image}, video ${result.tokens.video}, speech ${result.tokens.speech}`,
       ].join('\n');
       return { json: result, text };
+    }
+    case 'spend': {
+      const [status, totals] = await Promise.all([
+        ctx.spend.controls.status(),
+        ctx.spend.ledger.totals(command.by, command.days),
+      ]);
+      const usd = (value: number) => `$${value.toFixed(2)}`;
+      const text = [
+        `kill switch: ${status.killSwitch.on ? `ON since ${status.killSwitch.since} (${status.killSwitch.reason})` : 'off'}`,
+        table(
+          ['today (UTC)', 'spent', 'daily budget', 'paid calls'],
+          [
+            ...PROVIDERS.map((provider) => [
+              provider,
+              usd(status.today.byProvider[provider]),
+              status.budgets[provider] === undefined ? '-' : usd(status.budgets[provider]),
+              status.paused[provider] === undefined ? 'going' : `held back (${status.paused[provider]})`,
+            ]),
+            [
+              'all',
+              usd(status.today.total),
+              status.budgets.global === undefined ? '-' : usd(status.budgets.global),
+              '',
+            ],
+          ],
+        ),
+        `by ${command.by}, last ${command.days} day${command.days === 1 ? '' : 's'}:`,
+        totals.length === 0
+          ? 'nothing spent'
+          : table(
+              [command.by, 'spent', 'paid calls'],
+              totals.map((row) => [row.key, usd(row.usd), row.calls]),
+            ),
+      ].join('\n');
+      return { json: { status, by: command.by, days: command.days, totals }, text };
+    }
+    case 'budget': {
+      await ctx.spend.controls.setBudget(command.scope, command.dailyUsd);
+      const text =
+        command.dailyUsd === null
+          ? `no daily budget for ${command.scope}`
+          : `daily budget of ${command.scope}: $${command.dailyUsd.toFixed(2)}`;
+      return { json: { scope: command.scope, dailyUsd: command.dailyUsd }, text };
+    }
+    case 'kill-switch': {
+      await ctx.spend.controls.setKillSwitch(command.on, command.reason);
+      const text = command.on
+        ? 'kill switch ON: no paid provider call goes out; jobs wait in their queues'
+        : 'kill switch off: paid provider calls go out again';
+      return { json: { on: command.on, reason: command.reason }, text };
     }
     case 'plan': {
       const result =

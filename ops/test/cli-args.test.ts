@@ -30,6 +30,33 @@ describe('parseCli', () => {
       uid: 'u1',
       reason: 'abuse report #12',
     });
+    expect(parseCli(['plan', 'u1']).command).toEqual({
+      name: 'plan',
+      uid: 'u1',
+      plan: null,
+      reason: 'plan set by an operator',
+    });
+    expect(parseCli(['plan', 'u1', 'pro', '--reason', 'ticket 9']).command).toMatchObject({
+      plan: 'pro',
+      reason: 'ticket 9',
+    });
+    expect(parseCli(['spend']).command).toEqual({ name: 'spend', by: 'day', days: 7 });
+    expect(parseCli(['spend', '--by', 'plan', '--days', '30']).command).toEqual({
+      name: 'spend',
+      by: 'plan',
+      days: 30,
+    });
+    expect(parseCli(['budget', 'minimax', '99.50']).command).toEqual({
+      name: 'budget',
+      scope: 'minimax',
+      dailyUsd: 99.5,
+    });
+    expect(parseCli(['budget', 'global', 'off']).command).toEqual({ name: 'budget', scope: 'global', dailyUsd: null });
+    expect(parseCli(['kill-switch', 'on']).command).toEqual({
+      name: 'kill-switch',
+      on: true,
+      reason: 'switched by an operator',
+    });
   });
 
   it('treats no command, help and --help as a request for the usage text', () => {
@@ -49,6 +76,11 @@ describe('parseCli', () => {
     [['counts', '--free'], /option --free does not apply to counts/],
     [['find', '--user', 'a', '--reason', 'x'], /option --reason does not apply to find/],
     [['counts', '--nope'], /Unknown option '--nope'/],
+    [['plan', 'u1', 'gold'], /unknown plan 'gold': use free, pro, enterprise/],
+    [['spend', '--by', 'week'], /--by must be one of day, provider, kind, plan, user/],
+    [['budget', 'acme', '5'], /unknown budget scope 'acme'/],
+    [['budget', 'openai', 'ten'], /the budget must be US dollars/],
+    [['kill-switch', 'maybe'], /kill-switch takes on or off/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCli(argv)).toThrow(UsageError);
     expect(() => parseCli(argv)).toThrow(message);

@@ -101,6 +101,32 @@ export const setPlanSchema = z.strictObject({
   reason: z.string().trim().min(1).max(200).optional(),
 });
 
+/** The admin API's spend report (the queue CLI's `spend`): estimated USD. */
+export const spendQuerySchema = z.strictObject({
+  by: z.enum(['day', 'provider', 'kind', 'plan', 'user']).default('day'),
+  days: z.coerce.number().int().min(1).max(366).default(7),
+});
+
+export const spendReportSchema = z.object({
+  killSwitch: z.object({ on: z.boolean(), since: z.string().nullable(), reason: z.string().nullable() }),
+  budgets: z.record(z.string(), z.number()),
+  today: z.object({ byProvider: z.record(z.string(), z.number()), total: z.number() }),
+  paused: z.record(z.string(), z.enum(['budget', 'kill_switch'])),
+  by: z.string(),
+  days: z.number(),
+  totals: z.array(z.object({ key: z.string(), usd: z.number(), calls: z.number() })),
+});
+
+export const setBudgetSchema = z.strictObject({
+  /** null removes the budget. */
+  dailyUsd: z.number().min(0).max(10_000_000).nullable(),
+});
+
+export const killSwitchSchema = z.strictObject({
+  on: z.boolean(),
+  reason: z.string().trim().min(1).max(200).optional(),
+});
+
 export const generationIdParamsSchema = z.object({
   // Malformed ids read like missing ones (404), so the route checks the pattern, not the schema.
   id: z.string().max(200),

@@ -24,6 +24,7 @@ export const ERROR_MESSAGES = {
   PROMPT_BLOCKED: 'Prompt contains inappropriate content: ',
   TOKENS_EXHAUSTED: 'Your free tokens are over.',
   PLAN_LIMIT: 'This request asks for more than your plan includes.',
+  DAILY_LIMIT: "You have reached today's generation limit for your plan. It resets at midnight UTC.",
 
   IMAGE_NOT_GENERATED: 'No image was generated',
   IMAGE_PROVIDER_ERROR: 'Stability AI error: ',

@@ -12,6 +12,7 @@ export * from './plans';
 export * from './plan-rules';
 export * from './prompt-budget';
 export * from './prompt-text';
+export * from './providers';
 export * from './speech';
 export * from './tokens';
 export * from './video';

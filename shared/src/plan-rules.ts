@@ -27,6 +27,11 @@ export interface PlanRules {
   watermark: boolean;
   /** BullMQ priority of the plan's jobs: lower runs first. */
   queuePriority: number;
+  /**
+   * What one user's generations may cost us in provider fees per UTC day (estimated, USD): past it,
+   * submissions are refused until the next day whatever tokens are left.
+   */
+  dailySpendCapUsd: number;
 }
 
 export type PlanCatalogue = Record<PlanId, PlanRules>;
@@ -43,6 +48,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
     limits: { maxSamples: 1, maxImageSide: 1024, maxVideoSeconds: 6, videoQualities: ['draft', 'standard'] },
     watermark: true,
     queuePriority: 3,
+    dailySpendCapUsd: 2,
   },
   pro: {
     allowance: { image: 250, video: 50, speech: 200 },
@@ -50,6 +56,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
     limits: { maxSamples: 4, maxImageSide: 1536, maxVideoSeconds: 10, videoQualities: ['draft', 'standard', 'hd'] },
     watermark: false,
     queuePriority: 2,
+    dailySpendCapUsd: 25,
   },
   enterprise: {
     allowance: { image: 200, video: 40, speech: 400 },
@@ -57,6 +64,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
     limits: { maxSamples: 10, maxImageSide: 2048, maxVideoSeconds: 120, videoQualities: ['draft', 'standard', 'hd'] },
     watermark: false,
     queuePriority: 1,
+    dailySpendCapUsd: 250,
   },
 };
 

@@ -5,9 +5,11 @@ import {
   EnvReader,
   isLoopbackHost,
   readCommonSettings,
+  readPriceTable,
   wholeNumber,
   type CommonSettings,
   type Env,
+  type PriceTable,
 } from '@mediagen/core';
 import {
   GENERATION_KINDS,
@@ -67,6 +69,10 @@ export interface WorkerConfig extends CommonSettings {
   reconciler: { intervalMs: number; staleAfterMs: number };
   /** A job waiting this long runs next whatever its plan, so paid plans' priority never starves Free. */
   priorityAgingMs: number;
+  /** What paid calls are estimated to cost (PRICE_*). */
+  prices: PriceTable;
+  /** How long a queue held back by a budget or the kill switch waits before trying again. */
+  spendRetryMs: number;
   /** Days a plan's results are kept before retention deletes their files (records stay); absent: kept. */
   artifactRetentionDays: Partial<Record<PlanId, number>>;
   breaker: BreakerSettings;
@@ -164,6 +170,8 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
       intervalMs: reader.read('RECONCILE_INTERVAL_MS', wholeNumber(100), '30000') ?? 30_000,
       staleAfterMs: reader.read('RECONCILE_AFTER_MS', wholeNumber(0), '60000') ?? 60_000,
     },
+    prices: readPriceTable(reader),
+    spendRetryMs: reader.read('SPEND_RETRY_MS', wholeNumber(100, 3_600_000), '30000') ?? 30_000,
     priorityAgingMs: (reader.read('PRIORITY_AGING_SECONDS', wholeNumber(1, 86_400), '120') ?? 120) * 1000,
     artifactRetentionDays: Object.fromEntries(
       PLAN_IDS.map(

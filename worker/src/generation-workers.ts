@@ -9,10 +9,12 @@ import {
   openDatabase,
   publishProgress,
   queueName,
+  SpendControls,
+  SpendLedger,
   type ArtifactStore,
   type GenerationJobData,
 } from '@mediagen/core';
-import { GENERATION_KINDS, PLAN_IDS, type GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, PLAN_IDS, SPEECH_DEFAULTS, type GenerationKind } from '@mediagen/shared';
 import type { WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
@@ -31,6 +33,7 @@ import { ProviderGateway, isProviderFault } from './providers/provider-gateway';
 import { ProviderRateLimiter } from './providers/provider-rate-limiter';
 import { StabilityClient } from './providers/stability-client';
 import { startMaintenanceLoop } from './maintenance-loop';
+import { createJobSpend } from './job-spend';
 import { PriorityAging } from './priority-aging';
 import { Reconciler, type ReconcileReport } from './reconciler';
 import { RetentionSweep, type RetentionReport } from './retention-sweep';
@@ -91,6 +94,8 @@ export async function startGenerationWorkers(
   );
   const active = new Map<string, AbortController>();
   let stopping = false;
+  const spendLedger = new SpendLedger(database.db);
+  const spendControls = new SpendControls(database.db, commands, config.queuePrefix, spendLedger);
 
   // A cancel made anywhere aborts the provider call in flight here at once.
   const stopListening = await onCancelSignals(subscriber, config.queuePrefix, (generationId) => {
@@ -117,6 +122,15 @@ export async function startGenerationWorkers(
     active,
     jobDeadlineMs: config.jobDeadlineMs,
     defaultRetryAfterMs: config.defaultRetryAfterMs,
+    spend: createJobSpend({
+      controls: spendControls,
+      ledger: spendLedger,
+      prices: config.prices,
+      costContext: { videoModel: context.videoModel, speechModel: SPEECH_DEFAULTS.model },
+      metrics,
+      retryAfterMs: config.spendRetryMs,
+      log: (message) => console.warn(`[worker] ${message}`),
+    }),
     log: (message) => console.warn(`[worker] ${message}`),
   });
 
@@ -151,7 +165,10 @@ export async function startGenerationWorkers(
     afterMs: config.priorityAgingMs,
     topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),
   });
-  const maintenance = startMaintenanceLoop({ reconciler, retention, aging }, config.reconciler.intervalMs);
+  const maintenance = startMaintenanceLoop(
+    { reconciler, retention, aging, spend: spendControls, metrics },
+    config.reconciler.intervalMs,
+  );
 
   return {
     workers: kindWorkers.workers,

@@ -1,5 +1,6 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type {
+  PauseReason,
   ArtifactStore,
   GenerationJobData,
   GenerationLifecycle,
@@ -8,7 +9,7 @@ import type {
   RecentRunTimes,
   StoredArtifact,
 } from '@mediagen/core';
-import type { ApiError, GenerationKind } from '@mediagen/shared';
+import type { ApiError, GenerationKind, ProviderName } from '@mediagen/shared';
 import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
@@ -48,7 +49,26 @@ export interface JobRunnerDeps {
   active: Map<string, AbortController>;
   jobDeadlineMs: number;
   defaultRetryAfterMs: number;
+  spend: JobSpend;
   log(message: string): void;
+}
+
+/** The spend controls as a run sees them (worker/src/job-spend.ts). */
+export interface JobSpend {
+  /** Why a paid call to the provider must wait now; null when it may go. */
+  holdBack(provider: ProviderName): Promise<PauseReason | null>;
+  /** A paid call was accepted: its estimated cost is recorded (never fails the job). */
+  accepted(job: Job, generation: GenerationRecord, provider: ProviderName): Promise<void>;
+  /** How long a held-back queue waits before its jobs try again (a raised budget or a new day frees it). */
+  retryAfterMs: number;
+}
+
+function spendHeldBack(provider: ProviderName, reason: PauseReason, retryAfterMs: number): ProviderBusyError {
+  const why =
+    reason === 'kill_switch'
+      ? 'paid provider calls are switched off by an operator'
+      : `the daily spend budget for ${provider} is reached`;
+  return new ProviderBusyError(provider, reason, retryAfterMs, why);
 }
 
 function asGenerationError(error: unknown, kind: GenerationKind): GenerationError {
@@ -173,12 +193,17 @@ export function createJobRunner(deps: JobRunnerDeps) {
       progress,
       async call(provider, call, action, { paid }) {
         if (paid) {
+          // Before anything is recorded: a held-back job goes back to its queue as if never started.
+          const held = await deps.spend.holdBack(provider);
+          if (held !== null) throw spendHeldBack(provider, held, deps.spend.retryAfterMs);
           const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
           if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
           generation = allowed.generation;
         }
         try {
-          return await deps.gateway.call(job, controller.signal, provider, call, action);
+          const result = await deps.gateway.call(job, controller.signal, provider, call, action);
+          if (paid) await deps.spend.accepted(job, generation, provider);
+          return result;
         } catch (error) {
           // The provider refused before doing any work: that call costs the user nothing.
           if (paid && !mayHaveDonePaidWork(outcomeOf(error))) {

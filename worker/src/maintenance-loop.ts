@@ -1,19 +1,28 @@
+import type { SpendControls } from '@mediagen/core';
+import type { WorkerMetrics } from './observability/worker-metrics';
 import type { PriorityAging } from './priority-aging';
 import type { Reconciler } from './reconciler';
 import type { RetentionSweep } from './retention-sweep';
 
 /**
  * The worker's housekeeping, every `intervalMs`: a reconciliation pass (only the process holding the
- * lock does the work), a retention sweep and the aging of long-waiting jobs' priority.
+ * lock does the work), a retention sweep, the aging of long-waiting jobs' priority, and the spend gauges.
  */
 export function startMaintenanceLoop(
-  tasks: { reconciler: Reconciler; retention: RetentionSweep; aging: PriorityAging },
+  tasks: {
+    reconciler: Reconciler;
+    retention: RetentionSweep;
+    aging: PriorityAging;
+    spend: SpendControls;
+    metrics: WorkerMetrics;
+  },
   intervalMs: number,
 ): { stop(): void } {
   const warn = (what: string) => (error: unknown) =>
     console.warn(`[worker] ${what} failed`, error instanceof Error ? error.message : error);
   const timer = setInterval(() => {
     tasks.reconciler.reconcile().then((report) => {
+      if (report !== null) tasks.metrics.reconciled(report);
       if (report === null || report.requeued.length + report.expired.length + report.concluded.length === 0) return;
       console.warn(
         `[worker] reconciler: ${report.requeued.length} requeued, ${report.expired.length} expired, ` +
@@ -25,6 +34,7 @@ export function startMaintenanceLoop(
         console.warn(`[worker] retention: ${report.expired} results expired, ${report.failed} files not deleted`);
       }
     }, warn('retention sweep'));
+    tasks.spend.status().then((status) => tasks.metrics.spendStatus(status), warn('spend status'));
     tasks.aging.pass().then((promoted) => {
       if (promoted.length > 0) console.warn(`[worker] priority: ${promoted.length} long-waiting jobs moved up`);
     }, warn('priority aging'));

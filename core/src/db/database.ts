@@ -4,6 +4,8 @@ import type { Database } from './schema';
 
 // int8 (bigint) columns hold byte counts and ledger ids well below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// Dates (the spend tables' UTC days) stay `YYYY-MM-DD`: pg would make them local midnights.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export interface DatabaseOptions {
   /** Connections this process may hold; PostgreSQL's own limit is shared by every process. */

@@ -4,6 +4,7 @@ import * as generationRecords from './migrations/0001-generation-records';
 import * as libraryAndAccountClosure from './migrations/0002-library-and-account-closure';
 import * as generationOutbox from './migrations/0003-generation-outbox';
 import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-artifacts';
+import * as providerSpend from './migrations/0005-provider-spend';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-library-and-account-closure': libraryAndAccountClosure,
   '0003-generation-outbox': generationOutbox,
   '0004-plans-and-marked-artifacts': plansAndMarkedArtifacts,
+  '0005-provider-spend': providerSpend,
 };
 
 export class MigrationError extends Error {

@@ -12,6 +12,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   account_traces: AccountTracesTable;
   generation_outbox: GenerationOutboxTable;
+  provider_spend_daily: ProviderSpendDailyTable;
+  user_spend_daily: UserSpendDailyTable;
+  spend_budgets: SpendBudgetsTable;
 }
 
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -51,6 +54,8 @@ export interface GenerationsTable {
   artifact_bytes: ColumnType<number | null, number | null, number | null>;
   /** The original with the product mark, served while the owner's plan has the watermark. */
   marked_artifact_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Estimated USD of the paid calls the providers accepted for it (numeric: read as a string). */
+  cost_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   /** When retention deleted the artifact of this completed generation (the record stays). */
   artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   error_code: string | null;
@@ -106,4 +111,30 @@ export interface GenerationOutboxTable {
   id: Generated<number>;
   /** A GenerationEvent as JSON, sent as it is. */
   payload: string;
+}
+
+/** Numeric columns come back from pg as strings (exact); they are written as numbers. */
+type Usd = ColumnType<string, number | string, number | string>;
+
+export interface ProviderSpendDailyTable {
+  /** UTC day, as `YYYY-MM-DD`. */
+  day: ColumnType<string, string, string>;
+  provider: string;
+  kind: GenerationKind;
+  plan: PlanId;
+  usd: Usd;
+  calls: number;
+}
+
+export interface UserSpendDailyTable {
+  uid: string;
+  day: ColumnType<string, string, string>;
+  usd: Usd;
+}
+
+export interface SpendBudgetsTable {
+  /** `global` or a provider's name. */
+  scope: string;
+  daily_usd: Usd;
+  updated_at: Timestamp;
 }

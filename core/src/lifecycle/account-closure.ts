@@ -100,6 +100,8 @@ export class AccountClosure {
       // Idempotency keys go with their generations (foreign key, on delete cascade).
       await trx.deleteFrom('generations').where('uid', '=', uid).execute();
       await trx.deleteFrom('token_ledger').where('uid', '=', uid).execute();
+      // Kept in the day totals by provider (no user there); the per-user days go with the account.
+      await trx.deleteFrom('user_spend_daily').where('uid', '=', uid).execute();
       await trx.deleteFrom('accounts').where('uid', '=', uid).execute();
       await sql`select pg_notify(${ACCOUNT_EVENTS_CHANNEL}, ${JSON.stringify({ uid, closed: true })})`.execute(trx);
       return {

@@ -15,6 +15,7 @@ import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
 import { GenerationOutbox } from './generation-outbox';
 import { prepared } from '../db/database';
+import { utcDay } from '../spend/spend-ledger';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { CompletedArtifact } from '../queue/generation-jobs';
 
@@ -47,6 +48,8 @@ export type SubmitOutcome =
   | { status: 'replayed'; generation: GenerationRecord }
   | { status: 'idempotency-conflict' }
   | { status: 'exhausted'; resetsAt: Date }
+  /** The user's provider cost today reached their plan's daily cap (PlanRules.dailySpendCapUsd). */
+  | { status: 'spend-capped'; capUsd: number }
   | { status: 'too-many-in-flight'; inFlight: number };
 
 /**
@@ -148,6 +151,7 @@ export class GenerationLifecycle {
         continue;
       }
       if (account.in_flight >= input.maxInFlight) return { status: 'too-many-in-flight', inFlight: account.in_flight };
+      if (account.spend_capped) return { status: 'spend-capped', capUsd: this.plans[account.plan].dailySpendCapUsd };
       const period = periodMs(this.plans[account.plan]);
       return { status: 'exhausted', resetsAt: new Date(Date.parse(account.period_started_at) + period) };
     }
@@ -203,7 +207,9 @@ export class GenerationLifecycle {
     const result = await sql<SubmitRow>`${prepared(`submit_${input.kind}_generation`)}
       with old as (
         select a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
-          p.image_allowance, p.video_allowance, p.speech_allowance, a.period_started_at <= ${ts} - p.period as due
+          p.image_allowance, p.video_allowance, p.speech_allowance, a.period_started_at <= ${ts} - p.period as due,
+          coalesce((select s.usd from user_spend_daily s where s.uid = a.uid and s.day = ${utcDay(now.getTime())}::date), 0)
+            >= p.daily_spend_cap as spend_capped
         from accounts a join ${this.planRules()} on p.plan = a.plan
         where a.uid = ${input.uid} for update of a
       ), charged as (
@@ -217,6 +223,7 @@ export class GenerationLifecycle {
           in_flight = o.in_flight + 1
         from old o
         where a.uid = o.uid and ${available(input.kind)} > 0 and o.in_flight < ${input.maxInFlight}
+          and not o.spend_capped
         returning o.due, o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
           o.image_allowance, o.video_allowance, o.speech_allowance
       ), generation as (
@@ -514,9 +521,10 @@ export class GenerationLifecycle {
     const rows = PLAN_IDS.map((plan) => {
       const { allowance } = this.plans[plan];
       return sql`(${plan}::text, ${allowance.image}::int, ${allowance.video}::int, ${allowance.speech}::int,
-        ${periodMs(this.plans[plan])} * interval '1 millisecond')`;
+        ${periodMs(this.plans[plan])} * interval '1 millisecond', ${this.plans[plan].dailySpendCapUsd}::numeric)`;
     });
-    return sql`(values ${sql.join(rows)}) as p(plan, image_allowance, video_allowance, speech_allowance, period)`;
+    return sql`(values ${sql.join(rows)})
+      as p(plan, image_allowance, video_allowance, speech_allowance, period, daily_spend_cap)`;
   }
 
   /**
@@ -669,7 +677,7 @@ export class GenerationLifecycle {
 
 interface SubmitRow {
   generation: Record<string, unknown> | null;
-  account: { in_flight: number; period_started_at: string; plan: PlanId } | null;
+  account: { in_flight: number; period_started_at: string; plan: PlanId; spend_capped: boolean } | null;
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -122,6 +122,9 @@ export class GenerationService {
       case 'too-many-in-flight':
         this.options.events?.inFlightRefused?.(kind);
         throw tooManyInFlight(outcome.inFlight);
+      case 'spend-capped':
+        this.options.events?.quotaRefused?.(kind);
+        throw new ServiceError(429, 'DAILY_LIMIT');
       case 'exhausted': {
         this.options.events?.quotaRefused?.(kind);
         const days = Math.max(1, Math.ceil((outcome.resetsAt.getTime() - this.clock()) / DAY_MS));

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ArtifactStore, RecordDatabase } from '@mediagen/core';
+import type { ArtifactStore, RecordDatabase, SpendControls, SpendLedger } from '@mediagen/core';
 import type { AccountService } from '../account/account-service';
 import type { PlanService } from '../account/plan-service';
 import type { CookieSessions } from '../auth/cookie-sessions';
@@ -24,6 +24,7 @@ declare module 'fastify' {
     inspector: QueueInspector;
     generations: GenerationService;
     plans: PlanService;
+    spend: { ledger: SpendLedger; controls: SpendControls };
     artifactUrls: ArtifactUrlSigner;
     /** Where results are kept: served at their signed links, deleted with their generation. */
     artifactStore: ArtifactStore;

@@ -13,7 +13,15 @@ import {
 } from '../auth/cookie-sessions';
 import { refusalOf } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
-import { planChangeSchema, setPlanSchema } from '@mediagen/shared';
+import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
+import {
+  killSwitchSchema,
+  planChangeSchema,
+  setBudgetSchema,
+  setPlanSchema,
+  spendQuerySchema,
+  spendReportSchema,
+} from '@mediagen/shared';
 import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { bearerToken } from '../plugins/auth';
 import { adminLoginPage } from './admin-login-page';
@@ -113,7 +121,8 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
-  // Plans: read and set by operators (the queue CLI's `plan` does the same).
+  // Plans and spend: read and set by operators (the queue CLI's `plan`, `spend`, `budget` and
+  // `kill-switch` do the same).
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
       const result = await check(request);
@@ -125,6 +134,42 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     const responses = { 200: planChangeSchema, ...commonErrorResponses };
     routes.get('/admin/api/users/:uid/plan', { schema: { params, response: responses } }, async (request) =>
       app.plans.get(request.params.uid),
+    );
+    routes.get(
+      '/admin/api/spend',
+      { schema: { querystring: spendQuerySchema, response: { 200: spendReportSchema, ...commonErrorResponses } } },
+      async (request) => {
+        const { by, days } = request.query;
+        const [status, totals] = await Promise.all([app.spend.controls.status(), app.spend.ledger.totals(by, days)]);
+        return { ...status, by, days, totals };
+      },
+    );
+    routes.put(
+      '/admin/api/budgets/:scope',
+      {
+        schema: {
+          params: z.object({ scope: z.enum(BUDGET_SCOPES as [BudgetScope, ...BudgetScope[]]) }),
+          body: setBudgetSchema,
+          response: { 200: z.object({ scope: z.string(), dailyUsd: z.number().nullable() }), ...commonErrorResponses },
+        },
+      },
+      async (request) => {
+        await app.spend.controls.setBudget(request.params.scope, request.body.dailyUsd);
+        return { scope: request.params.scope, dailyUsd: request.body.dailyUsd };
+      },
+    );
+    routes.put(
+      '/admin/api/kill-switch',
+      {
+        schema: {
+          body: killSwitchSchema,
+          response: { 200: z.object({ on: z.boolean() }), ...commonErrorResponses },
+        },
+      },
+      async (request) => {
+        await app.spend.controls.setKillSwitch(request.body.on, request.body.reason ?? 'switched by an administrator');
+        return { on: request.body.on };
+      },
     );
     routes.put(
       '/admin/api/users/:uid/plan',

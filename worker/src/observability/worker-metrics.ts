@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import { GLOBAL_BUDGET, type SpendStatus } from '@mediagen/core';
+import { GENERATION_KINDS, type GenerationKind, type PlanId } from '@mediagen/shared';
 import {
   PROVIDERS,
   type BusyReason,
@@ -116,6 +117,34 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly spendUsd = new Counter({
+    name: 'mediagen_provider_spend_usd_total',
+    help: 'Estimated USD of the paid calls providers accepted (core/src/spend/price-table.ts)',
+    labelNames: ['provider', 'kind', 'plan'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly budgetUsed = new Gauge({
+    name: 'mediagen_provider_budget_used_ratio',
+    help: "Today's (UTC) estimated spend over the daily budget, by scope (a provider, or global)",
+    labelNames: ['scope'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly providerPaused = new Gauge({
+    name: 'mediagen_provider_paused',
+    help: 'Whether paid calls to the provider are held back (1), by reason: budget or kill_switch',
+    labelNames: ['provider', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly reconcilerActions = new Counter({
+    name: 'mediagen_reconciler_actions_total',
+    help: 'Generations the reconciler acted on: requeued (job lost), expired (past deadline), concluded',
+    labelNames: ['action'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     // Zero series from the start, so a dashboard sees 'closed' and '0 active' before the first job.
@@ -126,6 +155,30 @@ export class WorkerMetrics {
   providerCall(provider: ProviderName, call: ProviderCall, outcome: CallOutcome, seconds: number | undefined): void {
     this.providerCalls.inc({ provider, call, outcome });
     if (seconds !== undefined) this.providerCallDuration.observe({ provider, call }, seconds);
+  }
+
+  spent(provider: ProviderName, kind: GenerationKind, plan: PlanId, usd: number): void {
+    this.spendUsd.inc({ provider, kind, plan }, usd);
+  }
+
+  /** The spend controls as the maintenance loop last read them. */
+  spendStatus(status: SpendStatus): void {
+    this.budgetUsed.reset();
+    for (const [scope, budget] of Object.entries(status.budgets)) {
+      const spent = scope === GLOBAL_BUDGET ? status.today.total : status.today.byProvider[scope as ProviderName];
+      this.budgetUsed.set({ scope }, budget === 0 ? 1 : spent / budget);
+    }
+    for (const provider of PROVIDERS) {
+      for (const reason of ['budget', 'kill_switch'] as const) {
+        this.providerPaused.set({ provider, reason }, status.paused[provider] === reason ? 1 : 0);
+      }
+    }
+  }
+
+  reconciled(report: { requeued: string[]; expired: string[]; concluded: string[] }): void {
+    this.reconcilerActions.inc({ action: 'requeued' }, report.requeued.length);
+    this.reconcilerActions.inc({ action: 'expired' }, report.expired.length);
+    this.reconcilerActions.inc({ action: 'concluded' }, report.concluded.length);
   }
 
   retry(kind: GenerationKind): void {

@@ -1,6 +1,7 @@
-/** The names the metrics and job logs use for providers, their calls and how a call ended. */
-export const PROVIDERS = ['stability', 'minimax', 'openai'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+/** The names the metrics and job logs use for providers' calls and how a call ended. */
+import type { ProviderName } from '@mediagen/shared';
+
+export { PROVIDERS, type ProviderName } from '@mediagen/shared';
 
 export const PROVIDER_CALLS = [
   'text_to_image',
@@ -25,6 +26,7 @@ export type ProviderCall = (typeof PROVIDER_CALLS)[number];
  * - `aborted`: stopped by us (cancel, job deadline, shutdown hand-back), not by the provider.
  * - `circuit_open`: never sent, the provider's breaker is open.
  * - `throttled`: never sent, the shared provider rate limiter had no free slot.
+ * - `held_back`: never sent, a spend budget is reached or the kill switch is on.
  */
 export const CALL_OUTCOMES = [
   'ok',
@@ -39,6 +41,7 @@ export const CALL_OUTCOMES = [
   'aborted',
   'circuit_open',
   'throttled',
+  'held_back',
 ] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
@@ -80,9 +83,10 @@ export function outcomeOfStatus(status: number): CallOutcome {
  * Why a provider call cannot go out now:
  * - `rate_limited`: the provider asked us to slow down (HTTP 429, MiniMax code 1002);
  * - `throttled`: our own shared rate limiter has no free slot, or the provider's lockout is running;
- * - `circuit_open`: the provider's breaker is open.
+ * - `circuit_open`: the provider's breaker is open;
+ * - `budget`, `kill_switch`: our own spend controls hold paid calls back (core/src/spend).
  */
-export type BusyReason = 'rate_limited' | 'throttled' | 'circuit_open';
+export type BusyReason = 'rate_limited' | 'throttled' | 'circuit_open' | 'budget' | 'kill_switch';
 
 /**
  * The provider cannot take the call now. Not a failure of the job: the worker pauses that queue and

@@ -16,6 +16,8 @@ class AbortedCall extends Error {
 const BUSY_OUTCOMES = {
   rate_limited: 'http_429',
   throttled: 'throttled',
+  budget: 'held_back',
+  kill_switch: 'held_back',
   circuit_open: 'circuit_open',
 } as const satisfies Record<ProviderBusyError['reason'], CallOutcome>;
 

@@ -38,6 +38,9 @@ export function PaymentPage() {
             <p role="status" className="mt-6 text-slate-600 dark:text-slate-300">
               Checkout is not available yet. You have not been charged. Please check back soon.
             </p>
+            <p className="mt-2 text-slate-600 dark:text-slate-300">
+              Until then, an administrator can move your account to the {chosen.plan.title} plan on request.
+            </p>
             <PaymentLinks dashboardLabel="Go to dashboard" />
           </>
         )}

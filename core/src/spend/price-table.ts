@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { IMAGE_DEFAULTS, type GenerationKind, type MiniMaxVideoModel } from '@mediagen/shared';
+import type { EnvReader } from '../config/env-reader';
+import type { RequestByKind } from '../queue/generation-jobs';
+
+/**
+ * What one paid call is estimated to cost, in US dollars. List prices of 2026-11, each overridable:
+ * - Stability (https://platform.stability.ai/pricing): 1 credit = $0.01; SDXL 1.0 and SD 1.6 on the v1
+ *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps.
+ * - MiniMax (https://platform.minimax.io/docs/pricing): video-01 ≈ $0.43 per 6 s 720P clip; Hailuo-02
+ *   $0.28 per 6 s at 768P and $0.49 at 1080P (≈ $0.047/s and $0.082/s).
+ * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters.
+ * Estimates, not invoices: budgets and reports use them; the providers' own billing is the truth.
+ */
+export interface PriceTable {
+  stability: { usdPerImageAt30Steps: number };
+  minimax: { usdPerSecond: number; usdPerSecondFullHd: number; usdPerFirstGenerationClip: number };
+  openai: { usdPerMillionCharacters: number; usdPerMillionCharactersHd: number };
+}
+
+export const DEFAULT_PRICES: PriceTable = {
+  stability: { usdPerImageAt30Steps: 0.009 },
+  minimax: { usdPerSecond: 0.047, usdPerSecondFullHd: 0.082, usdPerFirstGenerationClip: 0.43 },
+  openai: { usdPerMillionCharacters: 15, usdPerMillionCharactersHd: 30 },
+};
+
+const FIRST_GENERATION_VIDEO_MODELS: readonly string[] = ['video-01', 'T2V-01', 'T2V-01-Director'];
+
+export interface CostContext {
+  videoModel: MiniMaxVideoModel;
+  speechModel: string;
+}
+
+/** The estimated price of a generation's paid call, from its recorded request. */
+export function estimateCostUsd(
+  kind: GenerationKind,
+  request: Record<string, unknown>,
+  prices: PriceTable,
+  context: CostContext,
+): number {
+  switch (kind) {
+    case 'image': {
+      const { steps = IMAGE_DEFAULTS.steps, samples = IMAGE_DEFAULTS.samples } = request as Partial<
+        RequestByKind['image']
+      >;
+      return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30) * samples);
+    }
+    case 'video': {
+      const { duration = 6, quality = 'standard' } = request as Partial<RequestByKind['video']>;
+      if (FIRST_GENERATION_VIDEO_MODELS.includes(context.videoModel)) {
+        return prices.minimax.usdPerFirstGenerationClip;
+      }
+      // Hailuo renders 6 or 10 s at 768P, or 6 s at 1080P (shared/src/video.ts).
+      if (quality === 'hd') return roundUsd(prices.minimax.usdPerSecondFullHd * 6);
+      return roundUsd(prices.minimax.usdPerSecond * (duration > 6 ? 10 : 6));
+    }
+    case 'speech': {
+      const { input = '' } = request as Partial<RequestByKind['speech']>;
+      const perMillion = context.speechModel.endsWith('-hd')
+        ? prices.openai.usdPerMillionCharactersHd
+        : prices.openai.usdPerMillionCharacters;
+      return roundUsd((perMillion * input.length) / 1_000_000);
+    }
+  }
+}
+
+const roundUsd = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
+
+const price = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, { error: 'must be a price in US dollars, like 0.009' })
+  .transform(Number);
+
+/** Price overrides (PRICE_*), for a contract price or a list-price change. */
+export function readPriceTable(reader: EnvReader): PriceTable {
+  const read = (name: string, fallback: number) => reader.read(name, price, String(fallback)) ?? fallback;
+  const d = DEFAULT_PRICES;
+  return {
+    stability: { usdPerImageAt30Steps: read('PRICE_STABILITY_USD_PER_IMAGE', d.stability.usdPerImageAt30Steps) },
+    minimax: {
+      usdPerSecond: read('PRICE_MINIMAX_USD_PER_SECOND', d.minimax.usdPerSecond),
+      usdPerSecondFullHd: read('PRICE_MINIMAX_USD_PER_SECOND_1080P', d.minimax.usdPerSecondFullHd),
+      usdPerFirstGenerationClip: read('PRICE_MINIMAX_USD_PER_VIDEO_01_CLIP', d.minimax.usdPerFirstGenerationClip),
+    },
+    openai: {
+      usdPerMillionCharacters: read('PRICE_OPENAI_USD_PER_MILLION_CHARACTERS', d.openai.usdPerMillionCharacters),
+      usdPerMillionCharactersHd: read('PRICE_OPENAI_USD_PER_MILLION_CHARACTERS_HD', d.openai.usdPerMillionCharactersHd),
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
+import { createTestDatabase, deleteKeys, testPrefix, TEST_REDIS_URL, type TestDatabase } from '@mediagen/testing';
+import {
+  DEFAULT_PRICES,
+  GenerationLifecycle,
+  SpendControls,
+  SpendLedger,
+  estimateCostUsd,
+  newGenerationId,
+  openDatabase,
+  type RecordDatabase,
+} from '../src';
+
+let testDb: TestDatabase;
+let database: RecordDatabase;
+let redis: Redis;
+const prefix = testPrefix();
+let now = Date.parse('2026-11-24T10:00:00Z');
+const clock = () => now;
+let lifecycle: GenerationLifecycle;
+let ledger: SpendLedger;
+let controls: SpendControls;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('spend');
+  database = openDatabase(testDb.url, { maxConnections: 4 });
+  redis = new Redis(TEST_REDIS_URL);
+  lifecycle = new GenerationLifecycle(database.db, { clock });
+  ledger = new SpendLedger(database.db, clock);
+  controls = new SpendControls(database.db, redis, prefix, ledger, clock);
+});
+afterAll(async () => {
+  await deleteKeys(redis, `${prefix}:*`);
+  await redis.quit();
+  await database.close();
+  await testDb.drop();
+});
+
+async function submitImage(uid = `user-${randomUUID()}`) {
+  const outcome = await lifecycle.submit({
+    id: newGenerationId('image'),
+    uid,
+    kind: 'image',
+    request: { prompt: 'a kite', steps: 30, samples: 1 },
+    prompt: 'a kite',
+    maxInFlight: 10,
+  });
+  if (outcome.status !== 'accepted') throw new Error(outcome.status);
+  return outcome.generation;
+}
+
+describe('prices', () => {
+  const context = { videoModel: 'MiniMax-Hailuo-02', speechModel: 'tts-1' } as const;
+  it('estimates each kind from its request', () => {
+    expect(estimateCostUsd('image', { steps: 30, samples: 1 }, DEFAULT_PRICES, context)).toBe(0.009);
+    expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.036);
+    expect(estimateCostUsd('video', { duration: 6, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.282);
+    expect(estimateCostUsd('video', { duration: 10, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.47);
+    expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'video-01' })).toBe(
+      0.43,
+    );
+    // $15 per million characters.
+    expect(estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, context)).toBe(0.015);
+    expect(
+      estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, { ...context, speechModel: 'tts-1-hd' }),
+    ).toBe(0.03);
+  });
+});
+
+describe('the spend ledger', () => {
+  it('records a paid call on its generation, the day by provider, kind and plan, and the user', async () => {
+    const generation = await submitImage();
+    expect(await ledger.record(generation.id, 'stability', 0.009)).toEqual({
+      uid: generation.uid,
+      kind: 'image',
+      plan: 'free',
+    });
+    expect(await ledger.record(generation.id, 'stability', 0.009)).not.toBeNull();
+    const row = await database.db
+      .selectFrom('generations')
+      .select('cost_usd')
+      .where('id', '=', generation.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.cost_usd)).toBeCloseTo(0.018);
+    expect(await ledger.userToday(generation.uid)).toBeCloseTo(0.018);
+    const byUser = await ledger.totals('user', 1);
+    expect(byUser.find((entry) => entry.key === generation.uid)).toMatchObject({ calls: 1 });
+    expect((await ledger.totals('plan', 1)).find((entry) => entry.key === 'free')?.calls).toBeGreaterThanOrEqual(2);
+    expect((await ledger.today()).byProvider.stability).toBeGreaterThanOrEqual(0.018);
+    // A deleted generation records nothing.
+    expect(await ledger.record(newGenerationId('image'), 'stability', 1)).toBeNull();
+  });
+
+  it('a user past their plan\u2019s daily cap is refused at submit until the next UTC day', async () => {
+    const uid = `user-${randomUUID()}`;
+    const generation = await submitImage(uid);
+    await ledger.record(generation.id, 'stability', DEFAULT_PLAN_RULES.free.dailySpendCapUsd);
+    await lifecycle.start(generation.id);
+    await lifecycle.fail(generation.id, { code: 'IMAGE_FAILED', message: 'x' });
+    const refused = await lifecycle.submit({
+      id: newGenerationId('speech'),
+      uid,
+      kind: 'speech',
+      request: { input: 'hi' },
+      prompt: 'hi',
+      maxInFlight: 10,
+    });
+    expect(refused).toEqual({ status: 'spend-capped', capUsd: DEFAULT_PLAN_RULES.free.dailySpendCapUsd });
+    const before = now;
+    now = Date.parse('2026-11-25T00:00:01Z');
+    try {
+      const accepted = await lifecycle.submit({
+        id: newGenerationId('speech'),
+        uid,
+        kind: 'speech',
+        request: { input: 'hi' },
+        prompt: 'hi',
+        maxInFlight: 10,
+      });
+      expect(accepted.status).toBe('accepted');
+    } finally {
+      now = before;
+    }
+  });
+});
+
+describe('the spend controls', () => {
+  it('a provider budget holds back exactly that provider, and raising it lets it go again', async () => {
+    await controls.setBudget('stability', 0.01);
+    const generation = await submitImage();
+    await ledger.record(generation.id, 'stability', 0.01);
+    now += 3000; // past the cached decision
+    const spentToday = (await ledger.today()).byProvider.stability;
+    await controls.setBudget('stability', Math.floor(spentToday * 100) / 100);
+    expect(await controls.holdBack('stability')).toBe('budget');
+    expect(await controls.holdBack('minimax')).toBeNull();
+    expect(await controls.holdBack('openai')).toBeNull();
+    expect((await controls.status()).paused).toEqual({ stability: 'budget' });
+
+    await controls.setBudget('stability', spentToday + 10);
+    expect(await controls.holdBack('stability')).toBeNull();
+    await controls.setBudget('stability', null);
+  });
+
+  it('the global budget holds back every provider; a new day frees them', async () => {
+    const spent = (await ledger.today()).total;
+    await controls.setBudget('global', Math.floor(spent * 100) / 100);
+    expect(await controls.holdBack('openai')).toBe('budget');
+    const before = now;
+    now = Date.parse('2026-11-25T00:00:05Z');
+    try {
+      await controls.setBudget('global', Math.floor(spent * 100) / 100);
+      expect(await controls.holdBack('openai')).toBeNull();
+    } finally {
+      now = before;
+      await controls.setBudget('global', null);
+    }
+  });
+
+  it('the kill switch holds back every provider at once, from another instance too, and is reversible', async () => {
+    const elsewhere = new SpendControls(database.db, redis, prefix, ledger, clock);
+    expect(await controls.holdBack('minimax')).toBeNull();
+    await elsewhere.setKillSwitch(true, 'runaway retries');
+    for (const provider of ['stability', 'minimax', 'openai'] as const) {
+      expect(await controls.holdBack(provider)).toBe('kill_switch');
+    }
+    expect((await controls.status()).killSwitch).toMatchObject({ on: true, reason: 'runaway retries' });
+    await elsewhere.setKillSwitch(false, 'fixed');
+    expect(await controls.holdBack('minimax')).toBeNull();
+  });
+});

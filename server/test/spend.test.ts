@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
+import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
+import { apiClient, imageRequest, speechRequest } from './support/requests';
+import { createTestUser, signIn, type TestUser } from './support/users';
+
+/** Spend as the API shows it: the per-user daily cap at submit, and the operators' spend routes. */
+let context: TestContext;
+let server: TestApp;
+let firebase: App;
+let admin: TestUser;
+
+beforeAll(async () => {
+  context = await createTestContext();
+  admin = await createTestUser();
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
+  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `spend-test-${randomUUID()}`);
+  await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
+  admin.idToken = await signIn(admin.email);
+  server = await context.start();
+});
+afterAll(async () => {
+  await context.cleanup();
+  await deleteApp(firebase);
+});
+
+const adminCall = (method: string, path: string, body?: unknown, as: TestUser = admin) =>
+  fetch(`${server.origin}${path}`, {
+    method,
+    headers: { ...bearer(as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+describe('the per-user daily cap', () => {
+  it('refuses with a clear message once a user has cost their plan\u2019s cap today, whatever tokens are left', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const first = await api.submit(imageRequest());
+    expect(first.status).toBe(202);
+    // The worker would record this when the provider accepts the call.
+    await server.app.spend.ledger.record(
+      first.body.id as string,
+      'stability',
+      DEFAULT_PLAN_RULES.free.dailySpendCapUsd,
+    );
+
+    const refused = await api.submit(speechRequest());
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toEqual({
+      code: 'DAILY_LIMIT',
+      message: "You have reached today's generation limit for your plan. It resets at midnight UTC.",
+    });
+    expect((await api.me()).body.tokens.speech).toBe(2);
+  });
+});
+
+describe('the admin spend API', () => {
+  it('reports spend with budgets and the kill switch, and sets both', async () => {
+    expect((await adminCall('PUT', '/admin/api/budgets/minimax', { dailyUsd: 120 })).status).toBe(200);
+    expect((await adminCall('PUT', '/admin/api/kill-switch', { on: true, reason: 'incident 7' })).status).toBe(200);
+    const report = (await (await adminCall('GET', '/admin/api/spend?by=provider&days=1')).json()) as {
+      killSwitch: { on: boolean; reason: string };
+      budgets: Record<string, number>;
+      paused: Record<string, string>;
+      totals: { key: string; usd: number }[];
+    };
+    expect(report.killSwitch).toMatchObject({ on: true, reason: 'incident 7' });
+    expect(report.budgets).toEqual({ minimax: 120 });
+    expect(report.paused).toEqual({ stability: 'kill_switch', minimax: 'kill_switch', openai: 'kill_switch' });
+    expect(report.totals.find((row) => row.key === 'stability')?.usd).toBeGreaterThan(0);
+
+    expect((await adminCall('PUT', '/admin/api/kill-switch', { on: false })).status).toBe(200);
+    expect((await adminCall('PUT', '/admin/api/budgets/minimax', { dailyUsd: null })).status).toBe(200);
+    const after = (await (await adminCall('GET', '/admin/api/spend')).json()) as { paused: object; budgets: object };
+    expect(after).toMatchObject({ paused: {}, budgets: {} });
+  });
+
+  it('refuses non-admins and bad input with a message', async () => {
+    const member = await createTestUser();
+    expect((await adminCall('PUT', '/admin/api/kill-switch', { on: true }, member)).status).toBe(403);
+    const badScope = await adminCall('PUT', '/admin/api/budgets/acme', { dailyUsd: 5 });
+    expect(badScope.status).toBe(400);
+    const negative = await adminCall('PUT', '/admin/api/budgets/global', { dailyUsd: -1 });
+    expect(negative.status).toBe(400);
+    expect(((await negative.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+  });
+});

@@ -1,0 +1,42 @@
+import type { Job } from 'bullmq';
+import {
+  estimateCostUsd,
+  type CostContext,
+  type GenerationRecord,
+  type PriceTable,
+  type SpendControls,
+  type SpendLedger,
+} from '@mediagen/core';
+import type { ProviderName } from '@mediagen/shared';
+import type { JobSpend } from './job-runner';
+import type { WorkerMetrics } from './observability/worker-metrics';
+
+interface Options {
+  controls: SpendControls;
+  ledger: SpendLedger;
+  prices: PriceTable;
+  costContext: CostContext;
+  metrics: WorkerMetrics;
+  retryAfterMs: number;
+  log(message: string): void;
+}
+
+/** Spend as a job run meets it: held back before a paid call, recorded once the provider accepted it. */
+export function createJobSpend(options: Options): JobSpend {
+  return {
+    retryAfterMs: options.retryAfterMs,
+    holdBack: (provider) => options.controls.holdBack(provider),
+    async accepted(job: Job, generation: GenerationRecord, provider: ProviderName) {
+      const usd = estimateCostUsd(generation.kind, generation.request, options.prices, options.costContext);
+      try {
+        const recorded = await options.ledger.record(generation.id, provider, usd);
+        if (recorded === null) return;
+        options.metrics.spent(provider, recorded.kind, recorded.plan, usd);
+        void job.log(`${provider}: estimated cost $${usd.toFixed(4)}`).catch(() => undefined);
+      } catch (error) {
+        // The call happened and the job goes on: only the estimate is missing from the reports.
+        options.log(`could not record the cost of ${generation.id}: ${String(error)}`);
+      }
+    },
+  };
+}
