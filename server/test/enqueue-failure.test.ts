@@ -32,6 +32,7 @@ const silent = { warn: () => undefined, error: () => undefined };
 function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
   const positions = new QueuePositions(database.db, {
     waitingAhead: async () => 1,
+    isHeldBack: async () => false,
     workerCount: async () => null,
     meanRunMs: async () => null,
   });

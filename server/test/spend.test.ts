@@ -59,6 +59,25 @@ describe('the per-user daily cap', () => {
   });
 });
 
+describe('a held-back provider', () => {
+  it('shows its queued generations as busy, with no estimate, while the kill switch is on', async () => {
+    const api = apiClient(server.origin, await createTestUser());
+    await server.app.spend.controls.setKillSwitch(true, 'test');
+    try {
+      // The inspector reads the controls at most once a second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const accepted = await api.submit(speechRequest());
+      expect(accepted.status).toBe(202);
+      expect(accepted.body.queue).toMatchObject({ etaMs: null, busy: true });
+    } finally {
+      await server.app.spend.controls.setKillSwitch(false, 'test over');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await api.submit(speechRequest('again'));
+    expect(later.body.queue.busy).toBeUndefined();
+  });
+});
+
 describe('the admin spend API', () => {
   it('reports spend with budgets and the kill switch, and sets both', async () => {
     expect((await adminCall('PUT', '/admin/api/budgets/minimax', { dailyUsd: 120 })).status).toBe(200);

@@ -30,6 +30,8 @@ export const queuePositionSchema = z.object({
   position: z.number().int().min(1),
   /** Estimated milliseconds until it starts, from recent run times; null when unknown. */
   etaMs: z.number().int().nullable(),
+  /** Its provider is held back for now (a spend budget, the kill switch): it waits, with no estimate. */
+  busy: z.boolean().optional(),
 });
 
 /** The whole state of one generation: every `generation:update` event and every GET carries it. */

@@ -9,7 +9,7 @@ import type {
   RecentRunTimes,
   StoredArtifact,
 } from '@mediagen/core';
-import type { ApiError, GenerationKind, ProviderName } from '@mediagen/shared';
+import { PROVIDER_OF_KIND, type ApiError, type GenerationKind, type ProviderName } from '@mediagen/shared';
 import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
@@ -142,6 +142,17 @@ export function createJobRunner(deps: JobRunnerDeps) {
     }
   }
 
+  /** The provider cannot take the call now: the queue waits, and the job goes back without using an attempt. */
+  async function holdQueue(job: GenerationJob, busy: ProviderBusyError): Promise<never> {
+    const kind = job.data.kind;
+    const waitMs = busy.retryAfterMs ?? deps.defaultRetryAfterMs;
+    await deps.pauseQueue(kind, waitMs);
+    metrics.queueRateLimited(kind, busy.reason);
+    const why = busy.reason === 'rate_limited' ? `${busy.provider} rate limit (${busy.message})` : busy.message;
+    await job.log(`${why}: ${kind} queue paused for ${waitMs} ms; job back to waiting, attempt not used`);
+    throw Worker.RateLimitError();
+  }
+
   function runMs(generation: GenerationRecord): number {
     return Date.now() - (generation.startedAt?.getTime() ?? Date.now());
   }
@@ -167,6 +178,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
       // An earlier attempt finished the work but could not tell the record: tell it now.
       await ended(job, await conclude(job, job.data.outcome));
       return;
+    }
+    // A job whose first step is a paid call waits in its queue, still `queued` for its owner, while the
+    // provider is held back (a budget, the kill switch); a video already polling its paid task goes on.
+    if (job.data.taskId === undefined) {
+      const provider = PROVIDER_OF_KIND[kind];
+      const held = await deps.spend.holdBack(provider);
+      if (held !== null) await holdQueue(job, spendHeldBack(provider, held, deps.spend.retryAfterMs));
     }
     const started = await record('start the generation', () => lifecycle.start(id));
     if (!started.ok) {
@@ -232,14 +250,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
         await job.log('worker shutting down: handed back to the queue (attempt not used)').catch(() => undefined);
         throw new WaitingError();
       }
-      if (error instanceof ProviderBusyError) {
-        const waitMs = error.retryAfterMs ?? deps.defaultRetryAfterMs;
-        await deps.pauseQueue(kind, waitMs);
-        metrics.queueRateLimited(kind, error.reason);
-        const why = error.reason === 'rate_limited' ? `${error.provider} rate limit (${error.message})` : error.message;
-        await job.log(`${why}: ${kind} queue paused for ${waitMs} ms; job back to waiting, attempt not used`);
-        throw Worker.RateLimitError();
-      }
+      if (error instanceof ProviderBusyError) await holdQueue(job, error);
       const failure = asGenerationError(error, kind);
       if (failure.code === 'CANCELED') {
         // The cancel is in the record already (that is how it reached us); the job just stops.

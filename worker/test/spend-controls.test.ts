@@ -50,7 +50,8 @@ it('a reached budget holds back exactly its provider; raising it lets the job go
     expect(requests().image).toBe(before.image);
     const waiting = (await harness.queue('image').getJob(image.id))!;
     expect(waiting.attemptsMade).toBe(0);
-    expect(await harness.lifecycle.find(image.id)).toMatchObject({ token: 'held', paidCalls: 0 });
+    // Still queued for its owner: nothing started, nothing recorded.
+    expect(await harness.lifecycle.find(image.id)).toMatchObject({ status: 'queued', token: 'held', paidCalls: 0 });
 
     await controls.setBudget('stability', 1000);
     const { generation } = await harness.settled('image', image.job);
@@ -80,7 +81,9 @@ it('the kill switch stops paid calls from every worker at once, and switching it
     const jobs = await Promise.all([1, 2, 3].map((n) => harness.submit('speech', speechRequest(`held ${n}`))));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(requests().speech).toBe(before);
-    for (const { id } of jobs) expect(await harness.lifecycle.find(id)).toMatchObject({ token: 'held', paidCalls: 0 });
+    for (const { id } of jobs) {
+      expect(await harness.lifecycle.find(id)).toMatchObject({ status: 'queued', token: 'held', paidCalls: 0 });
+    }
 
     await controls.setKillSwitch(false, 'test over');
     for (const { job } of jobs) {

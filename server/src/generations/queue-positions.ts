@@ -8,6 +8,8 @@ export interface QueueLoad {
   waitingAhead(kind: GenerationKind, priority: number): Promise<number>;
   workerCount(kind: GenerationKind): Promise<number | null>;
   meanRunMs(kind: GenerationKind): Promise<number | null>;
+  /** Whether the kind's provider is held back (spend controls): jobs wait with no estimate. */
+  isHeldBack(kind: GenerationKind): Promise<boolean>;
 }
 
 /**
@@ -23,7 +25,12 @@ export class QueuePositions {
   ) {}
 
   async eta(kind: GenerationKind, position: number): Promise<QueuePosition> {
-    const [mean, workers] = await Promise.all([this.load.meanRunMs(kind), this.load.workerCount(kind)]);
+    const [mean, workers, held] = await Promise.all([
+      this.load.meanRunMs(kind),
+      this.load.workerCount(kind),
+      this.load.isHeldBack(kind),
+    ]);
+    if (held) return { position, etaMs: null, busy: true };
     const etaMs = mean === null || workers === null || workers === 0 ? null : Math.round((position * mean) / workers);
     return { position, etaMs };
   }

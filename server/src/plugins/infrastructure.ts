@@ -1,5 +1,12 @@
 import fp from 'fastify-plugin';
-import { RecentRunTimes, connectRedis, migrateToLatest, openDatabase } from '@mediagen/core';
+import {
+  RecentRunTimes,
+  SpendControls,
+  SpendLedger,
+  connectRedis,
+  migrateToLatest,
+  openDatabase,
+} from '@mediagen/core';
 import type { IdentityVerifier } from '../auth/identity-verifier';
 import { createFirebaseVerifier } from '../auth/identity-verifier';
 import { GenerationProducer } from '../queue/generation-producer';
@@ -14,7 +21,7 @@ const DATABASE_CONNECTIONS = 10;
 
 /**
  * The outside world: the record (PostgreSQL, migrated at start), Redis (one producer connection that
- * fails fast, for requests), the queues, and the identity verifier.
+ * fails fast, for requests), the queues, the spend controls, and the identity verifier.
  */
 export const infrastructurePlugin = fp<Options>(
   async (app, options) => {
@@ -40,7 +47,13 @@ export const infrastructurePlugin = fp<Options>(
     const producer = new GenerationProducer(redis, config.queuePrefix, config.jobs, config.jobRetention, app.log);
     app.addHook('onClose', () => producer.close());
     app.decorate('producer', producer);
-    app.decorate('inspector', new QueueInspector(producer, new RecentRunTimes(redis, config.queuePrefix)));
+    const ledger = new SpendLedger(database.db);
+    const spend = { ledger, controls: new SpendControls(database.db, redis, config.queuePrefix, ledger) };
+    app.decorate('spend', spend);
+    app.decorate(
+      'inspector',
+      new QueueInspector(producer, new RecentRunTimes(redis, config.queuePrefix), spend.controls),
+    );
   },
   { name: 'infrastructure', fastify: '5.x' },
 );

@@ -1,14 +1,6 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
-import {
-  GenerationLifecycle,
-  SpendControls,
-  SpendLedger,
-  createArtifactStore,
-  emailHash,
-  forgetProgress,
-  signalCancel,
-} from '@mediagen/core';
+import { GenerationLifecycle, createArtifactStore, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
 import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
 import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
@@ -31,11 +23,6 @@ export const servicesPlugin = fp<Options>(
     app.decorate('artifactUrls', signer);
     app.decorate('artifactStore', await createArtifactStore(config.artifactStore));
     app.decorate('artifactVariants', new ArtifactVariants(database.db, config.plans));
-    const ledger = new SpendLedger(database.db, clock);
-    app.decorate('spend', {
-      ledger,
-      controls: new SpendControls(database.db, app.redis, config.queuePrefix, ledger, clock),
-    });
     app.decorate(
       'adminSessions',
       new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { RecentRunTimes } from '@mediagen/core';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import type { RecentRunTimes, SpendControls } from '@mediagen/core';
+import { GENERATION_KINDS, PROVIDER_OF_KIND, type GenerationKind } from '@mediagen/shared';
 import type { GenerationProducer } from './generation-producer';
 
 /** The states of `mediagen_queue_jobs`. */
@@ -31,10 +31,24 @@ export class QueueInspector {
     },
   });
 
+  // Read for every queued generation shown: the kill switch and budgets are re-read once a second.
+  private readonly heldBack = new LRUCache<GenerationKind, { held: boolean }>({
+    max: GENERATION_KINDS.length,
+    ttl: 1000,
+    fetchMethod: async (kind) => ({
+      held: (await this.spend.holdBack(PROVIDER_OF_KIND[kind]).catch(() => null)) !== null,
+    }),
+  });
+
   constructor(
     private readonly producer: GenerationProducer,
     private readonly runTimes: RecentRunTimes,
+    private readonly spend: Pick<SpendControls, 'holdBack'>,
   ) {}
+
+  async isHeldBack(kind: GenerationKind): Promise<boolean> {
+    return (await this.heldBack.fetch(kind))?.held ?? false;
+  }
 
   /** Worker connections serving a kind; null when unknown. */
   async workerCount(kind: GenerationKind): Promise<number | null> {

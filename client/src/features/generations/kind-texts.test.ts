@@ -8,6 +8,10 @@ describe('queueMessage', () => {
     [{ position: 1, etaMs: 4_400 }, 'Queued — next in line, about 4 s'],
     [{ position: 1, etaMs: 0 }, 'Queued — next in line, about 1 s'],
     [{ position: 7, etaMs: 150_000 }, 'Queued — #7 in line, about 3 min'],
+    [
+      { position: 3, etaMs: null, busy: true },
+      "Queued — #3 in line. We're busy right now: it will start as soon as we can.",
+    ],
   ])('reads %o as %s', (queue, expected) => {
     expect(queueMessage(queue)).toBe(expected);
   });

@@ -32,9 +32,13 @@ export function progressMessage(kind: GenerationKind, progress: number): string 
   return `Generating ${kind}... ${progress}%`;
 }
 
-/** 'Queued — #2 in line, about 20 s'; the estimate is left out while the server has none. */
-export function queueMessage({ position, etaMs }: QueuePosition): string {
+/**
+ * 'Queued — #2 in line, about 20 s'; the estimate is left out while the server has none, and a queue held
+ * back for now (spend controls) says so.
+ */
+export function queueMessage({ position, etaMs, busy }: QueuePosition): string {
   const place = position <= 1 ? 'Queued — next in line' : `Queued — #${position} in line`;
+  if (busy === true) return `${place}. We're busy right now: it will start as soon as we can.`;
   return etaMs === null ? place : `${place}, about ${formatWait(etaMs)}`;
 }
 
