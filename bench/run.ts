@@ -13,6 +13,7 @@ import { clientBench } from './parts/client';
 import { e2eBench } from './parts/e2e';
 import { enqueueBench } from './parts/enqueue';
 import { memoryBench } from './parts/memory';
+import { priorityBench } from './parts/priority';
 import { progressBench } from './parts/progress';
 import { rateLimitBench } from './parts/ratelimit';
 import { scaleBench } from './parts/scale';
@@ -29,10 +30,11 @@ const PARTS = {
   memory: memoryBench,
   scale: scaleBench,
   ratelimit: rateLimitBench,
+  priority: priorityBench,
   client: clientBench,
 };
 type PartName = keyof typeof PARTS;
-const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'progress', 'memory'];
+const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'progress', 'memory', 'priority'];
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(name in PARTS));
