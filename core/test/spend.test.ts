@@ -52,6 +52,16 @@ async function submitImage(uid = `user-${randomUUID()}`) {
   return outcome.generation;
 }
 
+const submitSpeech = (uid: string) =>
+  lifecycle.submit({
+    id: newGenerationId('speech'),
+    uid,
+    kind: 'speech',
+    request: { input: 'hi' },
+    prompt: 'hi',
+    maxInFlight: 10,
+  });
+
 describe('prices', () => {
   const context = { videoModel: 'MiniMax-Hailuo-02', speechModel: 'tts-1' } as const;
   it('estimates each kind from its request', () => {
@@ -100,26 +110,12 @@ describe('the spend ledger', () => {
     await ledger.record(generation.id, 'stability', DEFAULT_PLAN_RULES.free.dailySpendCapUsd);
     await lifecycle.start(generation.id);
     await lifecycle.fail(generation.id, { code: 'IMAGE_FAILED', message: 'x' });
-    const refused = await lifecycle.submit({
-      id: newGenerationId('speech'),
-      uid,
-      kind: 'speech',
-      request: { input: 'hi' },
-      prompt: 'hi',
-      maxInFlight: 10,
-    });
+    const refused = await submitSpeech(uid);
     expect(refused).toEqual({ status: 'spend-capped', capUsd: DEFAULT_PLAN_RULES.free.dailySpendCapUsd });
     const before = now;
     now = Date.parse('2026-11-25T00:00:01Z');
     try {
-      const accepted = await lifecycle.submit({
-        id: newGenerationId('speech'),
-        uid,
-        kind: 'speech',
-        request: { input: 'hi' },
-        prompt: 'hi',
-        maxInFlight: 10,
-      });
+      const accepted = await submitSpeech(uid);
       expect(accepted.status).toBe('accepted');
     } finally {
       now = before;

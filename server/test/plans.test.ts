@@ -1,36 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { GenerationLifecycle, markedCopyOf, queueName, type ArtifactStore } from '@mediagen/core';
 import { DEFAULT_PLAN_RULES, type PlanId } from '@mediagen/shared';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
-import { createTestUser, signIn, type TestUser } from './support/users';
+import { createAdminUser, createTestUser, type TestUser } from './support/users';
 
 /** Plans: limits at submit, operators setting a plan, priority, and the served file following the plan. */
 let context: TestContext;
 let server: TestApp;
-let firebase: App;
 let admin: TestUser;
 
 beforeAll(async () => {
   context = await createTestContext();
-  admin = await createTestUser();
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `plans-test-${randomUUID()}`);
-  await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
-  admin.idToken = await signIn(admin.email);
+  admin = await createAdminUser();
   server = await context.start();
-  // No worker runs here: submitted jobs wait in their queues, where their priority can be read.
 });
-afterAll(async () => {
-  await context.cleanup();
-  await deleteApp(firebase);
-});
+afterAll(() => context.cleanup());
 
 function setPlan(uid: string, body: unknown, as: TestUser = admin): Promise<Response> {
   return fetch(`${server.origin}/admin/api/users/${uid}/plan`, {
@@ -130,6 +116,7 @@ describe('the admin plan API', () => {
 });
 
 describe('priority', () => {
+  // No worker runs in this file: submitted jobs wait in their queues, where their order can be read.
   it("paid plans' jobs run first, and an upgrade moves a waiting job up", async () => {
     const [free, pro, enterprise] = await Promise.all([createTestUser(), createTestUser(), createTestUser()]);
     await moveTo(pro, 'pro');

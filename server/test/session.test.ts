@@ -1,32 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
-import { createTestUser, signIn, type TestUser } from './support/users';
+import { createAdminUser, createTestUser, type TestUser } from './support/users';
 
 /** Token sync (spec §7): POST /api/session with a fresh ID token opens the app's session; DELETE ends it. */
 let context: TestContext;
 let server: TestApp;
-let firebase: App;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
   context = await createTestContext();
-  [admin, member] = await Promise.all([createTestUser(), createTestUser()]);
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `session-test-${randomUUID()}`);
-  await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
-  admin.idToken = await signIn(admin.email);
+  [admin, member] = await Promise.all([createAdminUser(), createTestUser()]);
   server = await context.start();
 });
-afterAll(async () => {
-  await context.cleanup();
-  await deleteApp(firebase);
-});
+afterAll(() => context.cleanup());
 
 const openSession = (headers: Record<string, string>) =>
   fetch(`${server.origin}/api/session`, { method: 'POST', headers });

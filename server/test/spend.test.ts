@@ -1,33 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest, speechRequest } from './support/requests';
-import { createTestUser, signIn, type TestUser } from './support/users';
+import { createAdminUser, createTestUser, type TestUser } from './support/users';
 
 /** Spend as the API shows it: the per-user daily cap at submit, and the operators' spend routes. */
 let context: TestContext;
 let server: TestApp;
-let firebase: App;
 let admin: TestUser;
 
 beforeAll(async () => {
   context = await createTestContext();
-  admin = await createTestUser();
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `spend-test-${randomUUID()}`);
-  await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
-  admin.idToken = await signIn(admin.email);
+  admin = await createAdminUser();
   server = await context.start();
 });
-afterAll(async () => {
-  await context.cleanup();
-  await deleteApp(firebase);
-});
+afterAll(() => context.cleanup());
 
 const adminCall = (method: string, path: string, body?: unknown, as: TestUser = admin) =>
   fetch(`${server.origin}${path}`, {
