@@ -1,11 +1,11 @@
-import type { Me } from '@mediagen/shared';
+import { PLAN_TITLES, type Me } from '@mediagen/shared';
 
 const LABELS = { image: 'Image', video: 'Video', speech: 'Speech' } as const;
 
 export function TokenBalance({ me }: { me: Me }) {
   return (
     <section aria-label="Remaining tokens" className="flex flex-wrap items-center justify-center gap-2 text-sm">
-      <span className="text-slate-500 dark:text-slate-400">Tokens left:</span>
+      <span className="text-slate-500 dark:text-slate-400">{PLAN_TITLES[me.plan]} plan · Tokens left:</span>
       {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((kind) => (
         <span
           key={kind}
