@@ -129,6 +129,10 @@ afterAll(() => {
     'Signed in, with results: [light](dashboard-signed-in-1280-light.jpg) · [dark](dashboard-signed-in-1280-dark.jpg)',
     '(written by `generate.e2e.ts`).',
     '',
+    "What a Free plan gets (made by the worker's marking, `worker/src/marking`, from a drawn scene and",
+    "ffmpeg's test pattern): [a marked image](free-image-watermark.png) and",
+    '[a frame of a marked video](free-video-watermark-frame.png).',
+    '',
   ];
   writeFileSync(resolve(SCREENSHOT_DIR, 'README.md'), lines.join('\n'));
 });

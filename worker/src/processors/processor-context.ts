@@ -1,10 +1,19 @@
 import type { Job } from 'bullmq';
-import type { ArtifactStore, GenerationJobData, GenerationRecord, RequestByKind, StoredArtifact } from '@mediagen/core';
+import {
+  artifactKey,
+  markedCopyOf,
+  type ArtifactStore,
+  type CompletedArtifact,
+  type GenerationJobData,
+  type GenerationRecord,
+  type RequestByKind,
+} from '@mediagen/core';
 import type { GenerationKind, MiniMaxVideoModel } from '@mediagen/shared';
 import type { MiniMaxClient } from '../providers/minimax-client';
 import type { OpenAISpeechClient } from '../providers/openai-speech-client';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
+import { markOutput } from '../marking';
 import type { ProgressReporter } from './job-progress';
 
 export interface VideoPolling {
@@ -52,20 +61,35 @@ export interface JobAttempt<K extends GenerationKind = GenerationKind> {
 export type GenerationProcessor<K extends GenerationKind> = (
   job: Job<GenerationJobData>,
   attempt: JobAttempt<K>,
-) => Promise<StoredArtifact>;
+) => Promise<CompletedArtifact>;
 
-/** Stores the provider's bytes as the generation's artifact, at 95 %. */
+/**
+ * Stores the provider's output as the generation's artifact, at 95 %: the original with the AI-content
+ * metadata, and beside it the copy with the product mark (worker/src/marking), whatever the owner's plan,
+ * so the plan can change afterwards without rendering anything again.
+ */
 export async function storeResult(
   context: ProcessorContext,
   job: Job,
   attempt: JobAttempt,
   bytes: Uint8Array,
   mimeType: string,
-): Promise<StoredArtifact> {
+): Promise<CompletedArtifact> {
   attempt.signal.throwIfAborted();
   await attempt.progress.report(95);
-  const artifact = await context.artifacts.save(job.id!, bytes, mimeType);
+  const kind = attempt.generation.kind;
+  const startedAt = performance.now();
+  const { clean, marked } = await markOutput(kind, bytes, artifactKey(job.id!, mimeType).split('.').pop()!);
+  const markMs = Math.round(performance.now() - startedAt);
+  const [artifact, markedCopy] = await Promise.all([
+    context.artifacts.save(job.id!, clean, mimeType),
+    context.artifacts.save(markedCopyOf(job.id!), marked, mimeType),
+  ]);
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
-  void job.log(`stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType})`).catch(() => undefined);
-  return artifact;
+  void job
+    .log(
+      `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms`,
+    )
+    .catch(() => undefined);
+  return { ...artifact, markedKey: markedCopy.key };
 }

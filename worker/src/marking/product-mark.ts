@@ -1,0 +1,32 @@
+import sharp from 'sharp';
+
+/** One tile of the mark; tiled over the whole picture, so no crop of a corner or an edge removes it. */
+const TILE = { width: 260, height: 180 };
+
+/**
+ * The product mark, drawn as vector shapes (a framed play sign and a spark: no font needed, the same on
+ * every machine), dark-outlined and light-filled at low opacity so it shows on light and dark pictures,
+ * tilted, and repeated.
+ */
+const TILE_SVG = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${TILE.width}" height="${TILE.height}">
+  <g transform="rotate(-24 ${TILE.width / 2} ${TILE.height / 2}) translate(${TILE.width / 2 - 60} ${TILE.height / 2 - 36})">
+    <g fill="none" stroke-linejoin="round">
+      <rect x="0" y="0" width="120" height="72" rx="16" stroke="#0f172a" stroke-opacity="0.45" stroke-width="9"/>
+      <rect x="0" y="0" width="120" height="72" rx="16" stroke="#ffffff" stroke-opacity="0.7" stroke-width="4"/>
+    </g>
+    <path d="M46 18 L82 36 L46 54 Z" fill="#ffffff" fill-opacity="0.7" stroke="#0f172a" stroke-opacity="0.45" stroke-width="3"/>
+    <path d="M104 -14 L108 -4 L118 0 L108 4 L104 14 L100 4 L90 0 L100 -4 Z" fill="#ffffff" fill-opacity="0.75" stroke="#0f172a" stroke-opacity="0.45" stroke-width="2"/>
+  </g>
+</svg>`);
+
+/** The mark tiled over a transparent canvas of the given size (PNG); a canvas smaller than a tile gets part of one. */
+export async function productMarkLayer(width: number, height: number): Promise<Buffer> {
+  const canvas = { width: Math.max(width, TILE.width), height: Math.max(height, TILE.height) };
+  const layer = await sharp({ create: { ...canvas, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .composite([{ input: TILE_SVG, tile: true }])
+    .png()
+    .toBuffer();
+  return canvas.width === width && canvas.height === height
+    ? layer
+    : sharp(layer).extract({ left: 0, top: 0, width, height }).png().toBuffer();
+}
