@@ -12,6 +12,7 @@ import { createUsers, startEmulator, stopEmulator, type BenchUser } from './lib/
 import { clientBench } from './parts/client';
 import { e2eBench } from './parts/e2e';
 import { enqueueBench } from './parts/enqueue';
+import { markingBench } from './parts/marking';
 import { memoryBench } from './parts/memory';
 import { priorityBench } from './parts/priority';
 import { progressBench } from './parts/progress';
@@ -31,6 +32,7 @@ const PARTS = {
   scale: scaleBench,
   ratelimit: rateLimitBench,
   priority: priorityBench,
+  marking: markingBench,
   client: clientBench,
 };
 type PartName = keyof typeof PARTS;

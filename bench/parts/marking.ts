@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markOutput, runFfmpeg } from '@mediagen/worker';
+import { median } from '../lib/env';
+import type { Figure } from '../lib/report';
+
+const RUNS = 5;
+const VIDEO_SECONDS = 6;
+
+/** Wall time of one marking, median of RUNS (the first, which loads libraries, left out). */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  await work();
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/**
+ * What marking costs the worker once per completed generation: a 1024² PNG (the spec's default image),
+ * a 6 s 720p H.264 video (MiniMax's standard), and speech, each made here by ffmpeg's test sources.
+ */
+export async function markingBench(): Promise<Figure[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'mediagen-bench-marking-'));
+  try {
+    const files = { image: join(dir, 'image.png'), video: join(dir, 'video.mp4'), speech: join(dir, 'speech.mp3') };
+    await runFfmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=1024x1024', '-frames:v', '1', files.image], 60_000);
+    await runFfmpeg(
+      [
+        ['-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${VIDEO_SECONDS}`],
+        ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', files.video],
+      ].flat(),
+      120_000,
+    );
+    await runFfmpeg(
+      ['-f', 'lavfi', '-i', 'sine=frequency=220:duration=10', '-c:a', 'libmp3lame', files.speech],
+      60_000,
+    );
+    const [image, video, speech] = await Promise.all([
+      readFile(files.image),
+      readFile(files.video),
+      readFile(files.speech),
+    ]);
+    const imageMs = await timed(() => markOutput('image', image, 'png'));
+    const videoMs = await timed(() => markOutput('video', video, 'mp4'));
+    const speechMs = await timed(() => markOutput('speech', speech, 'mp3'));
+    return [
+      {
+        part: 'marking',
+        name: 'mark a 1024² image (metadata + marked copy)',
+        value: imageMs,
+        unit: 'ms',
+        note: `median of ${RUNS}`,
+      },
+      {
+        part: 'marking',
+        name: 'mark a video, per second of 720p H.264',
+        value: videoMs / VIDEO_SECONDS,
+        unit: 'ms',
+        note: `${Math.round(videoMs)} ms for ${VIDEO_SECONDS} s (clean copy remuxed, marked copy re-encoded with x264 veryfast), median of ${RUNS}`,
+      },
+      {
+        part: 'marking',
+        name: 'mark 10 s of MP3 speech (tags + chime copy)',
+        value: speechMs,
+        unit: 'ms',
+        note: `median of ${RUNS}`,
+      },
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
