@@ -5,7 +5,7 @@ import type { Generation, GenerationRequestInput } from '@mediagen/shared';
 import { createEmulatorUser } from '@mediagen/testing';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { connectUserSocket, type TestApp, type TestContext } from './support/app';
-import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
+import { apiClient, imageRequest, speechRequest, submitCompleted, videoRequest } from './support/requests';
 import { startTestPipeline, type TestPipeline } from './support/pipeline';
 import { createTestUser, type TestUser } from './support/users';
 
@@ -26,17 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => pipeline.close(), 60_000);
 
-async function completed(user: TestUser, request: GenerationRequestInput = speechRequest()): Promise<Generation> {
-  const api = apiClient(server.origin, user);
-  const { body } = await api.submit(request);
-  return vi.waitUntil(
-    async () => {
-      const read = await api.get(body.id);
-      return read.body.status === 'completed' ? (read.body as Generation) : undefined;
-    },
-    { timeout: 15_000, interval: 25 },
-  );
-}
+const completed = (user: TestUser, request: GenerationRequestInput = speechRequest()) =>
+  submitCompleted(server.origin, user, request);
 
 async function recordedRequests(...ids: string[]): Promise<Record<string, Record<string, unknown>>> {
   const rows = await server.app.database.db

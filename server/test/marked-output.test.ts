@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import exifr from 'exifr';
 import { parseBuffer } from 'music-metadata';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation, GenerationRequestInput, PlanId } from '@mediagen/shared';
 import { bearer, type TestApp } from './support/app';
 import { startTestPipeline, type TestPipeline } from './support/pipeline';
-import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
+import { imageRequest, speechRequest, submitCompleted, videoRequest } from './support/requests';
 import { createAdminUser, createTestUser, type TestUser } from './support/users';
 
 /**
@@ -36,17 +36,8 @@ afterAll(async () => {
   await pipeline.close();
 }, 60_000);
 
-async function completed(user: TestUser, request: GenerationRequestInput, timeout = 30_000): Promise<Generation> {
-  const api = apiClient(server.origin, user);
-  const { body } = await api.submit(request);
-  return vi.waitUntil(
-    async () => {
-      const read = await api.get(body.id);
-      return read.body.status === 'completed' ? (read.body as Generation) : undefined;
-    },
-    { timeout, interval: 50 },
-  );
-}
+const completed = (user: TestUser, request: GenerationRequestInput, timeoutMs = 30_000) =>
+  submitCompleted(server.origin, user, request, timeoutMs);
 
 const download = async (generation: Generation) =>
   Buffer.from(await (await fetch(generation.result!.url)).arrayBuffer());

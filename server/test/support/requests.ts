@@ -1,4 +1,5 @@
-import type { GenerationRequestInput } from '@mediagen/shared';
+import { vi } from 'vitest';
+import type { Generation, GenerationRequestInput } from '@mediagen/shared';
 import { bearer } from './app';
 import type { TestUser } from './users';
 
@@ -42,4 +43,22 @@ export function apiClient(origin: string, user: TestUser) {
     closeAccount: (body: unknown = { confirm: true }) => call('DELETE', '/api/me', body),
     me: () => call('GET', '/api/me'),
   };
+}
+
+/** Submits as `user` and waits until the generation has completed; its final state. */
+export async function submitCompleted(
+  origin: string,
+  user: TestUser,
+  request: GenerationRequestInput,
+  timeoutMs = 15_000,
+): Promise<Generation> {
+  const api = apiClient(origin, user);
+  const { body } = await api.submit(request);
+  return vi.waitUntil(
+    async () => {
+      const read = await api.get(body.id);
+      return read.body.status === 'completed' ? (read.body as Generation) : undefined;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }
