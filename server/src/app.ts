@@ -51,6 +51,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   });
   app.decorate('config', config);
   installErrorHandlers(app);
+  // Closing waits for requests under way; a client that stops reading a download would make that forever.
+  app.addHook('preClose', (done) => {
+    setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
+    done();
+  });
   if (config.development) {
     app.log.warn(
       'MEDIAGEN_MODE=development: development shortcuts are on' +

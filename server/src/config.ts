@@ -55,6 +55,8 @@ export interface ServerConfig extends CommonSettings {
   sessionTtlSeconds: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** How long a stopping server lets requests under way (downloads above all) finish before cutting them. */
+  shutdownGraceMs: number;
   limits: {
     /** Queued + active generations one user may hold at once. */
     maxInFlightPerUser: number;
@@ -200,6 +202,7 @@ export function loadConfig(env: Env): ServerConfig {
     },
     sessionTtlSeconds: reader.read('SESSION_TTL_SECONDS', wholeNumber(60, 14 * 24 * 60 * 60), '3600') ?? 3600,
     metricsToken,
+    shutdownGraceMs: reader.read('SHUTDOWN_GRACE_MS', wholeNumber(0, 10 * 60 * 1000), '30000') ?? 30_000,
     limits: {
       maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,

@@ -100,6 +100,7 @@ describe('cancel against completion', () => {
         expect(await hasArtifact(race.id)).toBe(true);
         const served = await fetch(ended.result!.url);
         expect(served.status).toBe(200);
+        expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(0);
       } else {
         // The cancel committed first: nothing is served and any file a late completion wrote is gone.
         expect(ended.status).toBe('canceled');

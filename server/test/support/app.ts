@@ -48,6 +48,8 @@ export async function createTestContext(): Promise<TestContext> {
       PORT: '0',
       FIREBASE_AUTH_EMULATOR_HOST: authEmulatorHost(),
       LOG_LEVEL: 'silent',
+      // A test that leaves a download unread must not hold its file's cleanup for long.
+      SHUTDOWN_GRACE_MS: '2000',
       ...overrides,
     });
   return {
