@@ -10,12 +10,13 @@ import {
   type TestContext,
   type TestUser,
 } from '@mediagen/server/testing';
-import { GENERATION_KINDS, TOKEN_ALLOWANCE, type Generation, type GenerationRequestInput } from '@mediagen/shared';
+import type { Generation, GenerationRequestInput } from '@mediagen/shared';
 import { ensurePostgres } from '@mediagen/scripts/postgres';
 import { freePort, type ManagedProcess } from '@mediagen/scripts/processes';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import { deleteKeys } from '@mediagen/testing';
 import { REQUESTS, call, finalState, submit } from './support/api';
+import { expectBalancesAddUp } from './support/balances';
 import { outageWorkers, sleep, type WorkerProcess } from './support/processes';
 
 /**
@@ -128,7 +129,10 @@ it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile
     accepted.map(({ id }) => `${id}:completed`),
   );
   expect(deadWorkers(), 'workers that died').toEqual([]);
-  await expectBalancesAddUp();
+  await expectBalancesAddUp(
+    server.app.database.db,
+    users.map((user) => user.uid),
+  );
 }, 180_000);
 
 it('every Redis key of the queue prefix deleted under load: the reconciler brings each charged generation to an end', async () => {
@@ -151,7 +155,10 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
   // Their jobs were gone: it was the reconciler that put them back.
   expect(workers.flatMap((worker) => worker.output).join('')).toMatch(/reconciler: [1-9]\d* requeued/);
   expect(deadWorkers(), 'workers that died').toEqual([]);
-  await expectBalancesAddUp();
+  await expectBalancesAddUp(
+    server.app.database.db,
+    users.map((user) => user.uid),
+  );
 
   // What was made before the keys went is still listed, and its file still downloads.
   const listed = await call<{ items: Generation[] }>(server.origin, completedBefore.user, 'GET', '/api/generations');
@@ -161,27 +168,3 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
   expect(download.status).toBe(200);
   expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
 }, 180_000);
-
-/** For every user and kind: tokens left + tokens spent + tokens held by generations in flight = the allowance. */
-async function expectBalancesAddUp(): Promise<void> {
-  const { db } = server.app.database;
-  const accounts = await db.selectFrom('accounts').selectAll().execute();
-  const byToken = await db
-    .selectFrom('generations')
-    .select((eb) => ['uid', 'kind', 'token', eb.fn.countAll<string>().as('count')])
-    .groupBy(['uid', 'kind', 'token'])
-    .execute();
-  const count = (uid: string, kind: string, token: string) =>
-    Number(byToken.find((row) => row.uid === uid && row.kind === kind && row.token === token)?.count ?? 0);
-  expect(accounts.map((account) => account.uid).sort()).toEqual(users.map((user) => user.uid).sort());
-  for (const account of accounts) {
-    for (const kind of GENERATION_KINDS) {
-      const left = account[`${kind}_tokens`];
-      expect(
-        left + count(account.uid, kind, 'spent') + count(account.uid, kind, 'held'),
-        `${account.uid} ${kind}`,
-      ).toBe(TOKEN_ALLOWANCE[kind]);
-    }
-    expect(account.in_flight).toBe(0);
-  }
-}

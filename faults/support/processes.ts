@@ -85,6 +85,9 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
   return { ...handle, ready };
 }
 
+/** How a process finds Redis: one address, or the sentinels that name the primary (core's RedisEndpoint). */
+export type RedisEnv = { REDIS_URL: string } | { REDIS_SENTINELS: string; REDIS_SENTINEL_NAME: string };
+
 /**
  * Two worker processes for an outage test: one image and one speech slot each, so some jobs run at the
  * provider while the rest wait in the queue when the outage begins. `env` names the stores and adds settings.
@@ -92,11 +95,11 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
 export async function outageWorkers(
   env: {
     DATABASE_URL: string;
-    REDIS_URL: string;
     QUEUE_PREFIX: string;
     DATA_DIR: string;
     SIMULATOR_URL: string;
-  } & Record<string, string>,
+  } & RedisEnv &
+    Record<string, string>,
 ): Promise<WorkerProcess[]> {
   const workers = [0, 1].map(() =>
     spawnWorker({
@@ -118,11 +121,20 @@ export interface DedicatedRedis {
   start(): Promise<void>;
   /** SIGTERM: Redis writes and fsyncs its append-only file before it exits. */
   stop(): Promise<void>;
+  /** SIGKILL, as when its host dies: what it had not yet passed on to a replica is gone. */
+  crash(): Promise<void>;
   remove(): Promise<void>;
 }
 
+export interface DedicatedRedisOptions {
+  /** Starts as a replica of the Redis on this port (on 127.0.0.1). */
+  replicaOf?: number;
+  /** More redis-server settings, as `--name value` arguments. */
+  settings?: readonly string[];
+}
+
 /** A redis-server of the test's own, with AOF in a temp dir, on a free port; never the machine's Redis. */
-export async function dedicatedRedis(): Promise<DedicatedRedis> {
+export async function dedicatedRedis(options: DedicatedRedisOptions = {}): Promise<DedicatedRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'mediagen-faults-redis-'));
   let handle: ChildHandle | undefined;
@@ -132,34 +144,29 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
     port,
     dir,
     async start() {
-      const child = spawn(
-        'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--appendonly',
-          'yes',
-          '--appendfsync',
-          'everysec',
-          '--dir',
-          dir,
-          '--save',
-          '',
-        ],
-        { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      handle = track(child);
-      const deadline = Date.now() + 10_000;
-      while (!(await ping(port))) {
-        if (Date.now() > deadline || !handle.alive())
-          throw new Error(`redis-server did not start:\n${handle.output.join('')}`);
-        await sleep(50);
-      }
+      handle = await startRedisServer(port, [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        ...(options.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(options.replicaOf)]),
+        ...(options.settings ?? []),
+      ]);
     },
     async stop() {
       await handle?.stop();
+    },
+    async crash() {
+      handle?.kill('SIGKILL');
+      await handle?.exited;
     },
     async remove() {
       await handle?.stop();
@@ -168,6 +175,20 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
   };
   await redis.start();
   return redis;
+}
+
+/** Starts `redis-server <args>` (a data node, or a sentinel with `--sentinel`) and waits until `port` answers PING. */
+export async function startRedisServer(port: number, args: readonly string[]): Promise<ChildHandle> {
+  const handle = track(spawn('redis-server', args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const deadline = Date.now() + 10_000;
+  while (!(await ping(port))) {
+    if (Date.now() > deadline || !handle.alive()) {
+      handle.kill('SIGKILL');
+      throw new Error(`redis-server ${args.join(' ')} did not start:\n${handle.output.join('')}`);
+    }
+    await sleep(50);
+  }
+  return handle;
 }
 
 async function ping(port: number): Promise<boolean> {

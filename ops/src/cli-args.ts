@@ -56,8 +56,8 @@ Options:
   -h, --help                     this text
 
 Kinds: ${GENERATION_KINDS.join(', ')}, or all.
-Environment: the same as the services' (DATABASE_URL, REDIS_URL, QUEUE_PREFIX; MEDIAGEN_MODE=development
-for local defaults).
+Environment: the same as the services' (DATABASE_URL, REDIS_URL or REDIS_SENTINELS, QUEUE_PREFIX;
+MEDIAGEN_MODE=development for local defaults).
 Exit codes: 0 done, 1 failure (e.g. the database or Redis unreachable), 2 bad input or unknown generation.`;
 
 const OPTIONS = {

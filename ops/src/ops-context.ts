@@ -20,7 +20,7 @@ export { ConfigError as OpsConfigError } from '@mediagen/core';
 
 export type OpsSettings = Pick<
   CommonSettings,
-  'databaseUrl' | 'redisUrl' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans'
+  'databaseUrl' | 'redis' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans'
 >;
 
 /** The same shared settings, with the same rules, as the server and the worker. */
@@ -45,7 +45,7 @@ export interface OpsContext {
 export async function openOpsContext(settings: OpsSettings): Promise<OpsContext> {
   const database = openDatabase(settings.databaseUrl, { maxConnections: 2, applicationName: 'mediagen-queues-cli' });
   // A producer connection: an operator wants an error now, not a command queued until Redis returns.
-  const redis = await connectRedis(settings.redisUrl, 'producer', 'queues-cli').catch(async (error: unknown) => {
+  const redis = await connectRedis(settings.redis, 'producer', 'queues-cli').catch(async (error: unknown) => {
     await database.close();
     throw error;
   });

@@ -1,3 +1,4 @@
+import { describeRedisEndpoint } from '@mediagen/core';
 import { parseCli, USAGE } from './cli-args';
 import { OpsConfigError, loadOpsSettings, openOpsContext } from './ops-context';
 import { NotFoundError, UsageError } from './ops-errors';
@@ -19,8 +20,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const settings = loadOpsSettings(process.env);
   const ctx = await openOpsContext(settings).catch((error: unknown) => {
-    const { host } = new URL(settings.redisUrl);
-    throw new Error(`cannot reach Redis at ${host}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `cannot reach Redis at ${describeRedisEndpoint(settings.redis)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   try {
     const output = await runCommand(ctx, invocation.command);

@@ -107,7 +107,7 @@ beforeAll(async () => {
   ctx = await openOpsContext({
     plans: DEFAULT_PLAN_RULES,
     databaseUrl: database.url,
-    redisUrl: REDIS_URL,
+    redis: { kind: 'direct', url: REDIS_URL },
     queuePrefix: prefix,
     jobs: retry,
     jobRetention: retention,

@@ -1,3 +1,4 @@
+import { describeRedisEndpoint } from '@mediagen/core';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { buildApp } from './app';
 
@@ -10,7 +11,7 @@ try {
 }
 
 const app = await buildApp(config).catch((error: unknown) => {
-  console.error(`The server could not start (is Redis reachable at ${config.redisUrl}?):`, error);
+  console.error(`The server could not start (is Redis reachable at ${describeRedisEndpoint(config.redis)}?):`, error);
   process.exit(1);
 });
 

@@ -35,7 +35,7 @@ describe('development mode is asked for, never the fallback', () => {
       development: true,
       port: 3000,
       host: '127.0.0.1',
-      redisUrl: 'redis://127.0.0.1:6379',
+      redis: { kind: 'direct', url: 'redis://127.0.0.1:6379' },
       queuePrefix: 'mediagen',
       publicUrl: 'http://127.0.0.1:3000',
       corsOrigins: ['http://127.0.0.1:5173', 'http://localhost:5173'],
@@ -76,13 +76,28 @@ describe('development mode is asked for, never the fallback', () => {
     expect(config).toMatchObject({
       mode: 'production',
       development: false,
-      redisUrl: 'rediss://redis.internal:6380',
+      redis: { kind: 'direct', url: 'rediss://redis.internal:6380' },
       dataDir: '/srv/mediagen',
       publicUrl: 'https://api.mediagen.example',
       corsOrigins: ['https://mediagen.example'],
       firebase: { projectId: 'mediagen-prod', authEmulatorHost: null },
       artifactUrls: { usingDevSecret: false },
       metricsToken: 'scrape-token-0123456789',
+    });
+  });
+
+  it('reaches Redis through Sentinel without REDIS_URL', () => {
+    const { REDIS_URL: _url, ...withoutUrl } = production;
+    const config = loadConfig({ ...withoutUrl, REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'mediagen' });
+    expect(config.redis).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'mediagen',
+      sentinelPassword: null,
+      url: null,
     });
   });
 });

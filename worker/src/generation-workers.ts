@@ -79,8 +79,8 @@ export async function startGenerationWorkers(
   });
   await migrateToLatest(database.db);
   const lifecycle = new GenerationLifecycle(database.db, { maxPaidCalls: config.maxPaidCalls, plans: config.plans });
-  const commands = await connectRedis(config.redisUrl, 'blocking', 'worker-commands');
-  const subscriber = await connectRedis(config.redisUrl, 'blocking', 'worker-cancellations');
+  const commands = await connectRedis(config.redis, 'blocking', 'worker-commands');
+  const subscriber = await connectRedis(config.redis, 'blocking', 'worker-cancellations');
   const downloader = new GuardedDownloader(config.videoDownload);
   const context = buildContext(config, downloader, await createArtifactStore(config.artifactStore));
   const metrics = options.metrics ?? new WorkerMetrics();

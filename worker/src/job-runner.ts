@@ -1,13 +1,14 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
-import type {
-  PauseReason,
-  ArtifactStore,
-  GenerationJobData,
-  GenerationLifecycle,
-  GenerationRecord,
-  ProgressEvent,
-  RecentRunTimes,
-  StoredArtifact,
+import {
+  artifactKeys,
+  type PauseReason,
+  type ArtifactStore,
+  type GenerationJobData,
+  type GenerationLifecycle,
+  type GenerationRecord,
+  type ProgressEvent,
+  type RecentRunTimes,
+  type StoredArtifact,
 } from '@mediagen/core';
 import { PROVIDER_OF_KIND, type ApiError, type GenerationKind, type ProviderName } from '@mediagen/shared';
 import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
@@ -126,12 +127,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
           : await record('record the failure', () => lifecycle.fail(id, outcome.failed));
       if (told.ok) return told.generation;
       if ('completed' in outcome) {
-        // Canceled before the result was recorded: the result is nobody's, so it goes.
+        // Canceled before the result was recorded: the result is nobody's, so it goes. A run that lost
+        // to another run of the same job (a failover brought the job back) wrote under the same keys as
+        // the result the record holds: those files stay.
         const { key, markedKey } = outcome.completed;
-        for (const file of markedKey ? [key, markedKey] : [key])
-          await deps.artifacts.remove(file).catch(() => undefined);
+        const recorded = artifactKeys(told.current?.artifact ?? null);
+        const orphans = (markedKey ? [key, markedKey] : [key]).filter((file) => !recorded.includes(file));
+        for (const file of orphans) await deps.artifacts.remove(file).catch(() => undefined);
         await job
-          .log(`not completed: the generation was ${told.current?.status ?? 'removed'} first; artifact deleted`)
+          .log(
+            `not completed: the generation was ${told.current?.status ?? 'removed'} first` +
+              (orphans.length > 0 ? '; artifact deleted' : '; its recorded artifact kept'),
+          )
           .catch(() => undefined);
       }
       return null;

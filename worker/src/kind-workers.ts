@@ -30,7 +30,7 @@ export async function startKindWorkers(config: WorkerConfig, run: Processor<Gene
   const byKind = new Map<GenerationKind, Worker<GenerationJobData>>();
   const workers = await Promise.all(
     config.kinds.map(async (kind) => {
-      const connection = await connectRedis(config.redisUrl, 'blocking', `worker-${kind}`);
+      const connection = await connectRedis(config.redis, 'blocking', `worker-${kind}`);
       connections.push(connection);
       const worker = new Worker<GenerationJobData>(queueName(kind), run, {
         connection,

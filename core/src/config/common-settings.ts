@@ -4,6 +4,8 @@ import { readArtifactStoreSettings, type ArtifactStoreSettings } from '../artifa
 import type { PlanCatalogue } from '@mediagen/shared';
 import { wholeNumber, type EnvReader } from './env-reader';
 import { readPlanCatalogue } from './plan-settings';
+import { readRedisEndpoint } from './redis-settings';
+import type { RedisEndpoint } from '../redis-endpoint';
 
 /**
  * `development` turns on the shortcuts that make a fresh clone run offline (built-in secrets, the Auth
@@ -19,7 +21,8 @@ export interface CommonSettings {
   mode: Mode;
   /** PostgreSQL: the record of generations, balances, the token ledger and idempotency keys. */
   databaseUrl: string;
-  redisUrl: string;
+  /** REDIS_URL, or the primary that REDIS_SENTINELS name (it moves on failover). */
+  redis: RedisEndpoint;
   /** BullMQ's `prefix` and the prefix of every Redis key we write. */
   queuePrefix: string;
   /** Absolute; the file store keeps artifacts in `<dataDir>/artifacts`. */
@@ -45,7 +48,6 @@ export const databaseUrlSchema = z.url({
   protocol: /^postgres(ql)?$/,
   error: 'must be a postgres:// or postgresql:// URL',
 });
-export const redisUrlSchema = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' });
 const prefixSchema = z
   .string()
   .regex(/^[A-Za-z0-9_.{}-]{1,64}$/, { error: 'may hold up to 64 letters, digits and _ . - { } only' });
@@ -64,16 +66,16 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
   const databaseUrl = development
     ? reader.read('DATABASE_URL', databaseUrlSchema, DEVELOPMENT_DEFAULTS.DATABASE_URL)
     : reader.require('DATABASE_URL', databaseUrlSchema, needed);
-  const redisUrl = development
-    ? reader.read('REDIS_URL', redisUrlSchema, DEVELOPMENT_DEFAULTS.REDIS_URL)
-    : reader.require('REDIS_URL', redisUrlSchema, needed);
   const dataDir = development
     ? reader.read('DATA_DIR', pathSchema, DEVELOPMENT_DEFAULTS.DATA_DIR)
     : reader.require('DATA_DIR', pathSchema, needed);
   return {
     mode,
     databaseUrl: databaseUrl ?? DEVELOPMENT_DEFAULTS.DATABASE_URL,
-    redisUrl: redisUrl ?? DEVELOPMENT_DEFAULTS.REDIS_URL,
+    redis: readRedisEndpoint(
+      reader,
+      development ? { defaultUrl: DEVELOPMENT_DEFAULTS.REDIS_URL } : { requiredBecause: needed },
+    ),
     queuePrefix: reader.read('QUEUE_PREFIX', prefixSchema, 'mediagen') ?? 'mediagen',
     plans: readPlanCatalogue(reader),
     dataDir: resolve(dataDir ?? DEVELOPMENT_DEFAULTS.DATA_DIR),

@@ -38,7 +38,7 @@ export const infrastructurePlugin = fp<Options>(
     await migrateToLatest(database.db);
     app.decorate('database', database);
 
-    const redis = await connectRedis(config.redisUrl, 'producer', `${config.queuePrefix}:server:producer`);
+    const redis = await connectRedis(config.redis, 'producer', `${config.queuePrefix}:server:producer`);
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

@@ -76,7 +76,7 @@ export const socketPlugin = fp<Options>(
       outbox.flush().catch((error: unknown) => app.log.warn({ err: error }, 'could not send announcements'));
     }, OUTBOX_SWEEP_MS);
 
-    const subscriber = await connectRedis(config.redisUrl, 'blocking', `${config.queuePrefix}:server:progress`);
+    const subscriber = await connectRedis(config.redis, 'blocking', `${config.queuePrefix}:server:progress`);
     subscriber.on('message', (channel: string, message: string) => {
       const event = parseProgressEvent(message);
       if (event !== null) relay.progress(event);
