@@ -50,24 +50,35 @@ export interface WorkerProcess extends ChildHandle {
   ready: Promise<void>;
 }
 
-/** A real worker process (`worker/src/main.ts`), in its own process group so SIGKILL takes all of it. */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  // node itself runs the worker (`--import tsx`): a signal reaches the worker, not a wrapper in between.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+/** Runs one of our processes' entry point with node; `wrap` puts it somewhere else (a network namespace). */
+function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  wrap: (command: readonly string[]) => string[] = (command) => [...command],
+): ChildHandle {
+  // node itself runs the script (`--import tsx`, and `ip netns exec` execs it): a signal reaches it, not a wrapper.
+  const [command, ...args] = wrap([process.execPath, '--import', 'tsx', entry]);
+  const child = spawn(command!, args, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      FORCE_COLOR: '0',
-      MEDIAGEN_MODE: 'development',
-      // Several workers share this machine: no fixed metrics port.
-      WORKER_METRICS_PORT: '0',
-      ...env,
-    },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FORCE_COLOR: '0', ...env },
   });
-  const handle = track(child);
+  return track(child);
+}
+
+/** A real worker process (`worker/src/main.ts`), in its own process group so SIGKILL takes all of it. */
+export function spawnWorker(
+  env: Record<string, string>,
+  wrap?: (command: readonly string[]) => string[],
+): WorkerProcess {
+  const handle = spawnEntry(
+    'worker/src/main.ts',
+    // Several workers share this machine: no fixed metrics port.
+    { MEDIAGEN_MODE: 'development', WORKER_METRICS_PORT: '0', ...env },
+    wrap,
+  );
+  const { child } = handle;
   const ready = new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`worker did not start:\n${handle.output.join('')}`)), 30_000);
     child.stdout?.on('data', () => {
@@ -83,6 +94,28 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
   });
   ready.catch(() => undefined);
   return { ...handle, ready };
+}
+
+/** A real API server (`server/src/main.ts`); resolves once `origin`/readyz answers 200. */
+export async function spawnServer(
+  env: Record<string, string>,
+  origin: string,
+  wrap?: (command: readonly string[]) => string[],
+): Promise<ChildHandle> {
+  const handle = spawnEntry('server/src/main.ts', { MEDIAGEN_MODE: 'development', ...env }, wrap);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const status = await fetch(`${origin}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return handle;
+    if (Date.now() > deadline || !handle.alive()) {
+      handle.kill('SIGKILL');
+      throw new Error(`the server did not become ready:\n${handle.output.join('')}`);
+    }
+    await sleep(100);
+  }
 }
 
 /** How a process finds Redis: one address, or the sentinels that name the primary (core's RedisEndpoint). */
