@@ -36,7 +36,7 @@ const PARTS = {
   client: clientBench,
 };
 type PartName = keyof typeof PARTS;
-const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'progress', 'memory', 'priority'];
+const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'progress', 'memory', 'priority', 'scale'];
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(name in PARTS));

@@ -25,9 +25,18 @@ const profileFlags = process.env.BENCH_CPU_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROFILE)}`]
   : [];
 
-/** A TypeScript entry run by node itself (`--import tsx`), so the pid is the process that does the work. */
-export function spawnTs(file: string, env: Record<string, string>, args: string[] = []): Child {
-  const child = spawn(process.execPath, [...profileFlags, '--import', 'tsx', file, ...args], {
+/**
+ * A TypeScript entry run by node itself (`--import tsx`), so the pid is the process that does the work;
+ * `wrap` runs it elsewhere (`ip netns exec`, which execs it: the pid stays node's).
+ */
+export function spawnTs(
+  file: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  wrap: (command: readonly string[]) => string[] = (command) => [...command],
+): Child {
+  const [command, ...commandArgs] = wrap([process.execPath, ...profileFlags, '--import', 'tsx', file, ...args]);
+  const child = spawn(command!, commandArgs, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     // The bench runs the development stack (emulator, simulator), so it asks for development mode.

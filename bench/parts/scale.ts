@@ -5,6 +5,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
+import { scaleAcrossHosts } from './scale-hosts';
 import { connectRedis, queueName } from '@mediagen/core';
 
 const PROCESS_COUNTS = [1, 2, 4];
@@ -20,9 +21,10 @@ async function redisCpuSeconds(redis: { info(section: string): Promise<string> }
 
 /**
  * Completed image jobs per second with a 200 ms provider as worker processes go 1 → 2 → 4, and where the
- * CPU went (cores used by the workers, the simulator and Redis over the run), to show what stops it.
+ * CPU went (cores used by the workers, the simulator and Redis over the run), to show what stops it;
+ * then the same pipeline spread over hosts (`scale-hosts.ts`).
  */
-export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
+export async function scaleBench(context: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
   let single = 0;
   for (const processes of PROCESS_COUNTS) {
@@ -85,5 +87,6 @@ export async function scaleBench(_context: BenchContext): Promise<Figure[]> {
       await stack.stop();
     }
   }
+  figures.push(...(await scaleAcrossHosts(context)));
   return figures;
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { aiContentXmp } from './ai-content-marks';
 import { withXmpChunk } from './png-xmp';
-import { productMarkLayer } from './product-mark';
+import { productMarkPixels } from './product-mark';
 
 /**
  * A PNG as it is kept: the provider's file byte for byte with the AI-content XMP added (every plan), and
@@ -11,8 +11,9 @@ export async function markImage(png: Uint8Array): Promise<{ clean: Buffer; marke
   const { width, height } = await sharp(png).metadata();
   if (width === undefined || height === undefined) throw new Error('the image has no size');
   const xmp = aiContentXmp();
+  const mark = await productMarkPixels(width, height);
   const marked = await sharp(png)
-    .composite([{ input: await productMarkLayer(width, height) }])
+    .composite([{ input: mark.data, raw: mark.info }])
     .png()
     .toBuffer();
   return { clean: withXmpChunk(png, xmp), marked: withXmpChunk(marked, xmp) };

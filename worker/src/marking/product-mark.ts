@@ -19,14 +19,49 @@ const TILE_SVG = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${T
   </g>
 </svg>`);
 
-/** The mark tiled over a transparent canvas of the given size (PNG); a canvas smaller than a tile gets part of one. */
-export async function productMarkLayer(width: number, height: number): Promise<Buffer> {
+interface MarkPixels {
+  data: Buffer;
+  info: { width: number; height: number; channels: 4 };
+}
+
+/**
+ * Rendering the tiled SVG costs more than putting it on a picture, and outputs come in a handful of
+ * sizes: the last few layers are kept as raw pixels (a 1024² layer is 4 MiB).
+ */
+const CACHED_LAYERS = 8;
+const layers = new Map<string, Promise<MarkPixels>>();
+
+/** The mark tiled over a transparent canvas of the given size, as raw RGBA; a canvas smaller than a tile gets part of one. */
+export function productMarkPixels(width: number, height: number): Promise<MarkPixels> {
+  const key = `${width}x${height}`;
+  const cached = layers.get(key);
+  if (cached !== undefined) {
+    // Most recently used last, so the oldest goes first.
+    layers.delete(key);
+    layers.set(key, cached);
+    return cached;
+  }
   const canvas = { width: Math.max(width, TILE.width), height: Math.max(height, TILE.height) };
-  const layer = await sharp({ create: { ...canvas, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+  const rendered = sharp({ create: { ...canvas, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
     .composite([{ input: TILE_SVG, tile: true }])
     .png()
-    .toBuffer();
-  return canvas.width === width && canvas.height === height
-    ? layer
-    : sharp(layer).extract({ left: 0, top: 0, width, height }).png().toBuffer();
+    .toBuffer()
+    .then((layer) =>
+      sharp(layer)
+        .extract({ left: 0, top: 0, width, height })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true }),
+    )
+    .then(({ data }) => ({ data, info: { width, height, channels: 4 as const } }));
+  rendered.catch(() => layers.delete(key));
+  layers.set(key, rendered);
+  if (layers.size > CACHED_LAYERS) layers.delete(layers.keys().next().value!);
+  return rendered;
+}
+
+/** The same layer as a PNG file, for ffmpeg. */
+export async function productMarkLayer(width: number, height: number): Promise<Buffer> {
+  const { data, info } = await productMarkPixels(width, height);
+  return sharp(data, { raw: info }).png().toBuffer();
 }
