@@ -44,6 +44,13 @@ describe('app routes', () => {
     expect(screen.getByRole('button', { name: 'Start Creating' })).toBeDefined();
   });
 
+  it('links no team member to a LinkedIn page they do not have', async () => {
+    renderAt('/about');
+    expect(await screen.findByRole('heading', { name: 'Sofia Lindqvist' })).toBeDefined();
+    expect(screen.queryAllByRole('link', { name: /on LinkedIn$/ })).toEqual([]);
+    expect(document.querySelector('a[href="https://www.linkedin.com/"]')).toBeNull();
+  });
+
   it('shows the logo on the home page only', async () => {
     renderAt('/about');
     expect(await screen.findByRole('heading', { name: 'Meet Our Team' })).toBeDefined();

@@ -56,15 +56,17 @@ export function AboutPage() {
               <h3 className="mt-5 text-lg font-semibold text-slate-900 dark:text-white">{member.name}</h3>
               <p className="text-sm font-medium text-violet-600 dark:text-violet-400">{member.role}</p>
               <p className="mt-3 flex-1 text-slate-600 dark:text-slate-400">{member.bio}</p>
-              <a
-                href={member.social.linkedin}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="btn-icon mt-4"
-                aria-label={`${member.name} on LinkedIn`}
-              >
-                <LinkedInIcon />
-              </a>
+              {member.social.linkedin !== null && (
+                <a
+                  href={member.social.linkedin}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="btn-icon mt-4"
+                  aria-label={`${member.name} on LinkedIn`}
+                >
+                  <LinkedInIcon />
+                </a>
+              )}
             </li>
           ))}
         </ul>
