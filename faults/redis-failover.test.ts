@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectRedis, queueName } from '@mediagen/core';
+import { connectRedis, queueName, type RedisEndpoint } from '@mediagen/core';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import type { Generation, GenerationRequestInput } from '@mediagen/shared';
 import {
@@ -95,6 +95,32 @@ async function submitSeeingProgress(origin: string, user: TestUser): Promise<str
   }
 }
 
+/** The generations still `queued` in the record whose job the primary Sentinel names now does not have. */
+async function jobsMissingOnThePrimary(
+  db: TestApp['app']['database']['db'],
+  endpoint: RedisEndpoint,
+  prefix: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const queued = await db
+    .selectFrom('generations')
+    .select(['id', 'kind'])
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'queued')
+    .execute();
+  const connection = await connectRedis(endpoint, 'blocking');
+  try {
+    const missing: string[] = [];
+    for (const { id, kind } of queued) {
+      if ((await connection.exists(`${prefix}:${queueName(kind)}:${id}`)) === 0) missing.push(id);
+    }
+    return missing;
+  } finally {
+    connection.disconnect();
+  }
+}
+
 describe.skipIf(!HAS_REDIS)('Redis failover', () => {
   let group: SentinelGroup;
   let context: TestContext;
@@ -179,6 +205,14 @@ describe.skipIf(!HAS_REDIS)('Redis failover', () => {
       interval: 100,
     });
     const promotedAt = Date.now();
+    // Jobs whose add the failover lost before any worker took them: only the reconciler can bring them
+    // back. (A job a worker had taken ends through the record whatever Redis forgot.)
+    const lostBeforeTaken = await jobsMissingOnThePrimary(
+      db,
+      group.endpoint,
+      context.prefix,
+      load.accepted.map(({ id }) => id),
+    );
     // Submissions succeed again without any process being restarted.
     await vi.waitUntil(() => load.accepted.some(({ sentAt }) => sentAt > promotedAt), {
       timeout: RECONNECT_BOUND_MS,
@@ -222,8 +256,8 @@ describe.skipIf(!HAS_REDIS)('Redis failover', () => {
       expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
 
-    // The writes the failover lost were made good by the reconciler, not by luck.
-    expect(workerOutput()).toMatch(/reconciler: [1-9]\d* requeued/);
+    // The queued jobs the failover lost were made good by the reconciler, not by luck.
+    if (lostBeforeTaken.length > 0) expect(workerOutput()).toMatch(/reconciler: [1-9]\d* requeued/);
     // BullMQ's duplicated blocking reader followed the failover too.
     expect(completedEventsAt.some((at) => at > promotedAt)).toBe(true);
     expect(
@@ -237,6 +271,7 @@ describe.skipIf(!HAS_REDIS)('Redis failover', () => {
       console.log(
         `failover: promoted ${promotedAt - killedAt} ms after the kill, submissions accepted again after ` +
           `${acceptedAgainAt - killedAt} ms; ${load.refusedAt.length} submissions refused (503) meanwhile; ` +
+          `${lostBeforeTaken.length} queued jobs lost; ` +
           `${accepted.length} accepted in all\n` +
           workerOutput()
             .split('\n')
