@@ -89,16 +89,8 @@ describe('development mode is asked for, never the fallback', () => {
   it('reaches Redis through Sentinel without REDIS_URL', () => {
     const { REDIS_URL: _url, ...withoutUrl } = production;
     const config = loadConfig({ ...withoutUrl, REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'mediagen' });
-    expect(config.redis).toEqual({
-      kind: 'sentinel',
-      sentinels: [
-        { host: 's1', port: 26379 },
-        { host: 's2', port: 26379 },
-      ],
-      name: 'mediagen',
-      sentinelPassword: null,
-      url: null,
-    });
+    // How the sentinels are read is core's (core/test/redis-settings.test.ts); here, that the server takes them.
+    expect(config.redis).toMatchObject({ kind: 'sentinel', name: 'mediagen', url: null });
   });
 });
 
