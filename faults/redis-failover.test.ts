@@ -232,9 +232,12 @@ describe.skipIf(!HAS_REDIS)('Redis failover', () => {
     const lateId = await submitSeeingProgress(server.origin, late);
     const accepted = [...load.accepted, { user: late, id: lateId, sentAt: 0 }];
     const ended: Generation[] = [...endedUnderLoad, await finalState(server.origin, late, lateId, 60_000)];
-    expect(ended.map((generation) => `${generation.id}:${generation.status}`)).toEqual(
-      accepted.map(({ id }) => `${id}:completed`),
-    );
+    // A failure shows its code, so a red run says why.
+    expect(
+      ended.map(
+        (generation) => `${generation.id}:${generation.status}${generation.error ? ` ${generation.error.code}` : ''}`,
+      ),
+    ).toEqual(accepted.map(({ id }) => `${id}:completed`));
     // Give a late second run time to show up before counting.
     await vi.waitUntil(
       async () =>

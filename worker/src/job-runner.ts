@@ -17,6 +17,7 @@ import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
 import { ProviderBusyError, mayHaveDonePaidWork } from './providers/provider-calls';
 import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
+import { QueueStepError, queueStep } from './queue-step-error';
 
 export type GenerationJob = Job<GenerationJobData>;
 
@@ -95,7 +96,8 @@ function nextRetryDelayMs(job: GenerationJob): number {
  * lifecycle: `start` (a generation no longer queued or active is let go), `provider-started` before each
  * call that may cost money, `complete` (a cancel that committed first wins, and the artifact is deleted)
  * or `fail` (the lifecycle decides refund or spend). A transition the database could not take is kept in
- * the job's data and told by the next attempt, never paid for again.
+ * the job's data and told by the next attempt, never paid for again. A step only the queue's Redis can
+ * take that fails (queue-step-error.ts) changes nothing in the record: the queue brings the job back.
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const { lifecycle, metrics } = deps;
@@ -219,7 +221,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       async call(provider, call, action, { paid }) {
         if (paid) {
           // Before anything is recorded: a held-back job goes back to its queue as if never started.
-          const held = await deps.spend.holdBack(provider);
+          const held = await queueStep('read the spend controls', () => deps.spend.holdBack(provider));
           if (held !== null) throw spendHeldBack(provider, held, deps.spend.retryAfterMs);
           const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
           if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
@@ -240,6 +242,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
       async recordProviderTask(taskId) {
         await record('record the provider task', () => lifecycle.recordProviderTask(id, taskId));
       },
+      log: (line) =>
+        job.log(line).then(
+          () => undefined,
+          () => undefined,
+        ),
+      async saveStep(step) {
+        await queueStep("save the job's step", () => job.updateData({ ...job.data, ...step }));
+      },
+      async pollAgainIn(ms) {
+        await queueStep('delay the job', () => job.moveToDelayed(Date.now() + ms, token));
+        throw new DelayedError();
+      },
     };
 
     try {
@@ -251,6 +265,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await ended(job, await conclude(job, { completed: artifact }));
     } catch (error) {
       if (error instanceof DelayedError) throw error;
+      if (error instanceof QueueStepError) {
+        deps.log(`${id}: ${error.message}; the job is left to the queue's recovery, the record unchanged`);
+        throw error;
+      }
       if (error instanceof HandBack) {
         await job.moveToWait(token);
         metrics.handedBackJob(kind);

@@ -20,7 +20,7 @@ export interface GenerationJobData {
   /** Video: polls made so far, and the file once the provider reports success. */
   polls?: number;
   fileId?: string;
-  /** Video: the provider's task id, kept here as well as in the record, written first. */
+  /** Video: the provider's task id, kept here as well as in the record: either lets a later run resume it. */
   taskId?: string;
   /** How the run ended when the record could not be told; the next attempt (or the reconciler) tells it. */
   outcome?: { completed: CompletedArtifact } | { failed: ApiError };

@@ -11,7 +11,7 @@ export function createImageProcessor(context: ProcessorContext): GenerationProce
     const body = buildStabilityBody(prompt, options, seed, context.stability.engine);
     await Promise.all([
       attempt.progress.report(5),
-      job.log(`stability text-to-image ${body.width}x${body.height}, ${body.steps} steps, seed ${seed}`),
+      attempt.log(`stability text-to-image ${body.width}x${body.height}, ${body.steps} steps, seed ${seed}`),
     ]);
     const png = await attempt.progress.during(
       attempt.call('stability', 'text_to_image', (signal) => context.stability.textToImage(body, signal), {

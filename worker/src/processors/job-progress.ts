@@ -17,7 +17,9 @@ export class ProgressReporter {
     const next = nextProgress(this.current, progress);
     if (next === this.current) return;
     this.current = next;
-    await this.sink(next);
+    // Ephemeral: a value Redis could not take (an outage, a failover) is not worth failing the run for;
+    // the next one carries on from here.
+    await this.sink(next).catch(() => undefined);
   }
 
   /**
@@ -33,7 +35,7 @@ export class ProgressReporter {
     const tick = setInterval(() => {
       const elapsed = Date.now() - startedAt;
       const share = 1 - Math.exp(-elapsed / options.expectedMs);
-      void this.report(options.from + (options.to - options.from) * share).catch(() => undefined);
+      void this.report(options.from + (options.to - options.from) * share);
     }, options.tickMs ?? 500);
     try {
       return await work;

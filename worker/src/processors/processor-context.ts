@@ -56,6 +56,12 @@ export interface JobAttempt<K extends GenerationKind = GenerationKind> {
   ): Promise<T>;
   /** Keeps a provider's paid task id in the record, so no retry or takeover ever starts a second one. */
   recordProviderTask(taskId: string): Promise<void>;
+  /** Adds a line to the job's log; a line Redis could not take is not worth the run. */
+  log(line: string): Promise<void>;
+  /** Keeps how far the run got in the job's data, for the next run of a step job. */
+  saveStep(step: Partial<Pick<GenerationJobData, 'taskId' | 'polls' | 'fileId'>>): Promise<void>;
+  /** Puts the job back in its queue for `ms` and ends this run (the next step runs then). */
+  pollAgainIn(ms: number): Promise<never>;
 }
 
 export type GenerationProcessor<K extends GenerationKind> = (
@@ -86,10 +92,8 @@ export async function storeResult(
     context.artifacts.save(markedCopyOf(job.id!), marked, mimeType),
   ]);
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
-  void job
-    .log(
-      `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms`,
-    )
-    .catch(() => undefined);
+  void attempt.log(
+    `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms`,
+  );
   return { ...artifact, markedKey: markedCopy.key };
 }

@@ -9,7 +9,7 @@ export function createSpeechProcessor(context: ProcessorContext): GenerationProc
     // The language only guides the user's choice of text: OpenAI speech detects it from the input.
     await Promise.all([
       attempt.progress.report(5),
-      job.log(`openai speech: voice ${voice}, speed ${speed}, language ${language}, ${input.length} chars`),
+      attempt.log(`openai speech: voice ${voice}, speed ${speed}, language ${language}, ${input.length} chars`),
     ]);
     const audio = await attempt.progress.during(
       attempt.call('openai', 'speech', (signal) => context.speech.synthesize({ input, voice, speed }, signal), {

@@ -1,34 +1,26 @@
-import { DelayedError, type Job } from 'bullmq';
-import type { GenerationJobData, RequestByKind } from '@mediagen/core';
+import type { RequestByKind } from '@mediagen/core';
 import { VIDEO_PENDING_STATUSES, planVideo, unexpectedVideoStatusMessage, videoPollProgress } from '@mediagen/shared';
 import { GenerationError } from '../generation-error';
 import { NetworkError } from '../providers/http';
 import { storeResult, type GenerationProcessor, type ProcessorContext } from './processor-context';
 
-type VideoJob = Job<GenerationJobData>;
-
 /**
- * Rather than sleeping between polls, the job records its step and delays itself: the worker slot is
- * free while the provider renders, and a retried or recovered job resumes the same provider task
- * instead of paying for a second video (BullMQ's process-step-jobs pattern).
+ * Rather than sleeping between polls, the job records its step and delays itself (attempt.pollAgainIn):
+ * the worker slot is free while the provider renders, and a retried or recovered job resumes the same
+ * provider task instead of paying for a second video (BullMQ's process-step-jobs pattern).
  */
-async function waitForNextPoll(job: VideoJob, token: string | undefined, intervalMs: number): Promise<never> {
-  await job.moveToDelayed(Date.now() + intervalMs, token);
-  throw new DelayedError();
-}
-
 export function createVideoProcessor(context: ProcessorContext): GenerationProcessor<'video'> {
   const { intervalMs, maxPolls } = context.videoPolling;
 
   return async (job, attempt) => {
-    // The task id lives in the record; the job keeps a copy written first, in case the record could
-    // not be reached right after the provider accepted (a paid task must never be started twice).
+    // The task id lives in the record and in the job's data: a paid task must never be started twice, so
+    // either copy is enough for a later run to resume it.
     const taskId = attempt.generation.providerTaskId ?? job.data.taskId;
 
     if (taskId === undefined || taskId === null) {
       const request = attempt.generation.request as RequestByKind['video'];
       const plan = planVideo({ ...request, durationSeconds: request.duration }, context.videoModel);
-      await job.log(
+      await attempt.log(
         `minimax video_generation (${plan.quality}, ${plan.format}): ${JSON.stringify({ ...plan.body, prompt: undefined })}`,
       );
       const started = await attempt.call(
@@ -39,11 +31,16 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
           paid: true,
         },
       );
-      await job.updateData({ ...job.data, taskId: started, polls: 0 });
-      await attempt.recordProviderTask(started);
-      await job.log(`minimax task ${started} started`);
+      // Each copy is tried whatever becomes of the other (the record's PostgreSQL and the job's Redis fail
+      // apart); the record's failure is reported first, as the one the job's retry must make good.
+      const saved = await Promise.allSettled([
+        attempt.recordProviderTask(started),
+        attempt.saveStep({ taskId: started, polls: 0 }),
+      ]);
+      for (const copy of saved) if (copy.status === 'rejected') throw copy.reason;
+      await attempt.log(`minimax task ${started} started`);
       await attempt.progress.report(videoPollProgress(0));
-      return waitForNextPoll(job, attempt.token, intervalMs);
+      return attempt.pollAgainIn(intervalMs);
     }
     if (attempt.generation.providerTaskId === null) await attempt.recordProviderTask(taskId);
 
@@ -59,13 +56,13 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
           if (error instanceof NetworkError) return null;
           throw error;
         });
-      await job.log(`poll ${polls}: ${task === null ? 'no answer (will retry)' : task.status}`);
+      await attempt.log(`poll ${polls}: ${task === null ? 'no answer (will retry)' : task.status}`);
 
       if (task === null || VIDEO_PENDING_STATUSES.has(task.status)) {
         if (polls >= maxPolls) throw GenerationError.of('VIDEO_TIMED_OUT', { retryable: false });
-        await job.updateData({ ...job.data, polls });
+        await attempt.saveStep({ polls });
         await attempt.progress.report(videoPollProgress(polls));
-        return waitForNextPoll(job, attempt.token, intervalMs);
+        return attempt.pollAgainIn(intervalMs);
       }
       // The provider accepted the task (paid work) and then refused it: the token stays spent.
       if (task.status === 'Fail') {
@@ -76,7 +73,7 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
       }
       if (task.fileId === undefined) throw GenerationError.of('VIDEO_INVALID_RESPONSE', { retryable: false });
       fileId = task.fileId;
-      await job.updateData({ ...job.data, polls, fileId });
+      await attempt.saveStep({ polls, fileId });
     }
 
     await attempt.progress.report(95);
@@ -89,7 +86,7 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
         paid: false,
       },
     );
-    await job.log(`minimax file ${file}: downloading`);
+    await attempt.log(`minimax file ${file}: downloading`);
     const video = await attempt.call(
       'minimax',
       'file_download',
