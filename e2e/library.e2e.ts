@@ -158,6 +158,17 @@ describe('the library', () => {
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
           await saveScreenshot(page, `library-${width}-${theme}`);
         }
+        // On a phone, the home page's top bar keeps Dashboard and Logout in words, beside the logo's mark.
+        await page.setViewportSize({ width: 375, height: 800 });
+        await page.goto(`${client}/`);
+        const bar = page.getByRole('banner');
+        const logo = (await bar.getByRole('link', { name: 'MediaGen home' }).boundingBox())!;
+        const dashboard = bar.getByRole('link', { name: 'Dashboard', exact: true });
+        const logout = bar.getByRole('button', { name: 'Logout', exact: true });
+        expect([await dashboard.innerText(), await logout.innerText()]).toEqual(['Dashboard', 'Logout']);
+        expect(logo.x + logo.width).toBeLessThanOrEqual((await dashboard.boundingBox())!.x);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        await saveScreenshot(page, `home-signed-in-375-${theme}`);
         expectNoConsoleErrors(errors, `/library, ${theme}`);
       } finally {
         await context.close();

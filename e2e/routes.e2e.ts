@@ -91,6 +91,32 @@ describe('every route', () => {
     }
   }
 
+  it('opens a new page at its top, and Back returns to where the reader was', async () => {
+    const { page, context, errors } = await openPage(browser, { width: 375, height: 700 });
+    try {
+      await page.goto(`${client}/about`);
+      await page.getByRole('heading', { name: 'Meet Our Team' }).waitFor();
+      const left = await page.evaluate(() => {
+        const halfway = Math.floor((document.documentElement.scrollHeight - window.innerHeight) / 2);
+        window.scrollTo({ top: halfway, behavior: 'instant' });
+        return halfway;
+      });
+      expect(left).toBeGreaterThan(300);
+      await page.waitForFunction((y) => window.scrollY === y, left, { timeout: 2000 });
+
+      await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Services' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Everything you need to create' }).waitFor();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: 'Our Vision' }).waitFor();
+      await page.waitForFunction((y) => window.scrollY === y, left, { timeout: 2000 });
+      expectNoConsoleErrors(errors, 'about → services → back');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reaches /payment from a pricing plan with the plan chosen', async () => {
     const { page, context, errors } = await openPage(browser);
     try {
@@ -127,7 +153,8 @@ afterAll(() => {
     }),
     '',
     'Signed in, with results: [light](dashboard-signed-in-1280-light.jpg) · [dark](dashboard-signed-in-1280-dark.jpg)',
-    '(written by `generate.e2e.ts`).',
+    '(written by `generate.e2e.ts`). Signed in on a phone, the home page: [light](home-signed-in-375-light.jpg) ·',
+    '[dark](home-signed-in-375-dark.jpg) (written by `library.e2e.ts`).',
     '',
     "What a Free plan gets (made by the worker's marking, `worker/src/marking`, from a drawn scene and",
     "ffmpeg's test pattern): [a marked image](free-image-watermark.png) and",

@@ -43,12 +43,20 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
     },
   );
   if (build.status !== 0) throw new Error(`client build failed:\n${build.stderr}`);
+  // Served as docker/nginx.conf serves it: gzip, hashed assets cached for good, the SPA's routes from index.html.
   const server = createServer((request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
     let file = join(outDir, path);
     if (!file.startsWith(outDir) || !existsSync(file) || path === '/') file = join(outDir, 'index.html');
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    response.end(readFileSync(file));
+    const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
+    const body = readFileSync(file);
+    response.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      vary: 'accept-encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    response.end(gzip ? gzipSync(body, { level: 6 }) : body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
@@ -57,7 +65,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
   try {
     for (const [name, path, target] of [
-      ['landing /', '/', 120],
+      ['landing /', '/', 100],
       ['dashboard /dashboard', '/dashboard', undefined],
     ] as const) {
       const page = await browser.newPage();
@@ -81,7 +89,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
         name: `gzipped JS loaded by ${name}`,
         value: kb,
         unit: 'KB',
-        ...(target === undefined ? {} : { ratio: kb / target, target: `< ${target} KB`, met: kb < target }),
+        ...(target === undefined ? {} : { ratio: kb / target, target: `≤ ${target} KB`, met: kb <= target }),
         note: `${scripts.size} scripts; largest: ${biggest.join(', ')}; landed on ${new URL(page.url()).pathname}`,
       });
       await page.close();

@@ -1,19 +1,21 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
-import { afterFirstPaint } from '@/lib/after-first-paint';
+import { BrowserRouter } from 'react-router-dom';
+import { onFirstInteraction } from '@/lib/first-interaction';
 import { onFirstToastRequest } from '@/lib/notify';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 
-// Sonner stays out of the first chunk: the toaster loads once the page has painted, or sooner if a
-// toast asks for it. Toasts made before it mounts are replayed by Sonner when it subscribes.
+// Sonner (10 KB gzip) stays out of a reading visitor's download: the toaster loads at the first press of a
+// pointer or key, or when a toast asks for it. Toasts made before it mounts are replayed by Sonner when it
+// subscribes.
 const AppToaster = lazy(async () => ({ default: (await import('./AppToaster')).AppToaster }));
 
 export function App() {
-  const [router] = useState(createAppRouter);
   const showToaster = useToasterWanted();
   return (
     <>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       {showToaster && (
         <Suspense fallback={null}>
           <AppToaster />
@@ -28,10 +30,10 @@ function useToasterWanted(): boolean {
   useEffect(() => {
     if (wanted) return;
     const want = () => setWanted(true);
-    const cancelIdle = afterFirstPaint(want);
+    const stopWaiting = onFirstInteraction(want);
     const stopListening = onFirstToastRequest(want);
     return () => {
-      cancelIdle();
+      stopWaiting();
       stopListening();
     };
   }, [wanted]);

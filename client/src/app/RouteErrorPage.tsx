@@ -1,18 +1,14 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import type { FallbackProps } from 'react-error-boundary';
+import { Link } from 'react-router-dom';
 import { ThemeToggle } from '@/features/theme/components/ThemeToggle';
 import { useThemeClass } from '@/features/theme/hooks/use-theme-class';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** The router's error page (spec §8 keeps its title 'Unexpected Application Error!'). */
-export function RouteErrorPage() {
-  const error = useRouteError();
+/** What a page that throws shows instead (spec §8 keeps its title 'Unexpected Application Error!'). */
+export function RouteErrorPage({ error }: FallbackProps) {
   useThemeClass();
   useDocumentTitle('Unexpected Application Error!');
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : 'Something went wrong while showing this page.';
+  const detail = error instanceof Error ? error.message : 'Something went wrong while showing this page.';
 
   return (
     <div className="flex min-h-screen flex-col">

@@ -1,10 +1,10 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { MemoryRouter, type RouteObject } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
 import { useThemeStore } from '@/stores/theme-store';
-import { appRoutes } from './router';
+import { AppRoutes, appRoutes } from './router';
 
 vi.mock('@/lib/auth-client', () => ({
   loadFirebaseAuth: () => new Promise(() => undefined),
@@ -18,7 +18,11 @@ function Boom(): never {
 function renderAt(path: string, extraRoutes: RouteObject[] = []) {
   const [root] = appRoutes;
   const routes = [{ ...root, children: [...extraRoutes, ...(root?.children ?? [])] }] as RouteObject[];
-  render(<RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />);
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes routes={routes} />
+    </MemoryRouter>,
+  );
   return userEvent.setup();
 }
 
@@ -100,11 +104,15 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeDefined();
   });
 
-  it("shows 'Unexpected Application Error!' when a page fails", () => {
-    renderAt('/boom', [{ path: '/boom', element: <Boom /> }]);
+  it("shows 'Unexpected Application Error!' when a page fails, until the visitor goes elsewhere", async () => {
+    const user = renderAt('/boom', [{ path: '/boom', element: <Boom /> }]);
     expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeDefined();
     expect(screen.getByText('Kaboom')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Switch to Dark Mode' })).toBeDefined();
+
+    await user.click(screen.getByRole('link', { name: 'Go home' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Transform Your Ideas Into Reality' })).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Unexpected Application Error!' })).toBeNull();
   });
 
   it('shows the dashboard to visitors with sign-in prompts', async () => {

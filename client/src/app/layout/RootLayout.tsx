@@ -1,16 +1,18 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/ui/Spinner';
 import { useWelcomeToast } from '@/features/account/hooks/use-welcome-toast';
 import { useSessionRestore } from '@/features/auth/hooks/use-session-restore';
 import { useThemeClass } from '@/features/theme/hooks/use-theme-class';
 import { BottomBar } from './BottomBar';
 import { TopBar } from './TopBar';
+import { useScrollRestoration } from './use-scroll-restoration';
 
 export function RootLayout() {
   useThemeClass();
   useSessionRestore();
   useWelcomeToast();
+  useScrollRestoration();
 
   return (
     <>
@@ -27,7 +29,6 @@ export function RootLayout() {
         </Suspense>
       </main>
       <BottomBar />
-      <ScrollRestoration />
     </>
   );
 }

@@ -22,7 +22,7 @@ export function TopBar() {
     <header className="sticky top-0 z-40 border-b border-slate-200/70 bg-white/75 backdrop-blur-lg dark:border-slate-800/70 dark:bg-slate-950/70">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
         {/* Spec §2: the logo shows on the home page only. */}
-        <div className="min-w-0 flex-1 md:flex-none">{pathname === '/' && <Logo />}</div>
+        <div className="min-w-0 flex-1 md:flex-none">{pathname === '/' && <Logo compact={isAuthenticated} />}</div>
         <nav aria-label="Main" className="hidden flex-1 justify-center md:flex">
           <ul className="flex items-center gap-1">
             {NAV_ITEMS.map((item) => (
@@ -47,13 +47,14 @@ export function TopBar() {
         <div className="flex items-center gap-2">
           {isAuthenticated ? (
             <>
+              {/* On a phone the words stay and the icons go: a label is what tells a new user what it does. */}
               <Link to="/dashboard" className="btn-primary px-3 py-2 text-sm sm:px-4">
-                <GridIcon className="size-4" />
-                <span className="sr-only sm:not-sr-only">Dashboard</span>
+                <GridIcon className="hidden size-4 sm:block" />
+                Dashboard
               </Link>
               <button type="button" className="btn-secondary px-3 py-2 text-sm sm:px-4" onClick={() => void logout()}>
-                <LogoutIcon className="size-4" />
-                <span className="sr-only sm:not-sr-only">Logout</span>
+                <LogoutIcon className="hidden size-4 sm:block" />
+                Logout
               </button>
               <AccountMenu onAccountClosed={signOutHere} />
             </>
