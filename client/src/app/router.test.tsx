@@ -6,8 +6,9 @@ import { useAuthStore } from '@/stores/auth-store';
 import { useThemeStore } from '@/stores/theme-store';
 import { AppRoutes, appRoutes } from './router';
 
+const firebase = vi.hoisted(() => ({ load: vi.fn(() => new Promise(() => undefined)) }));
 vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: () => new Promise(() => undefined),
+  loadFirebaseAuth: firebase.load,
   getIdToken: () => new Promise(() => undefined),
 }));
 
@@ -30,6 +31,7 @@ beforeEach(() => {
   useAuthStore.getState().signedOut();
   useThemeStore.setState({ isDark: false });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  firebase.load.mockClear();
 });
 
 describe('app routes', () => {
@@ -120,6 +122,8 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: 'Creator Dashboard' })).toBeDefined();
     expect(screen.getAllByRole('button', { name: 'Sign in to Generate' })).toHaveLength(2);
     expect(screen.getByText('© 2024 MediaGen. All rights reserved.')).toBeDefined();
+    // The sign-in SDK (32 KB gzip) waits until the visitor asks to sign in.
+    expect(firebase.load).not.toHaveBeenCalled();
   });
 
   it('opens the policies from the dashboard footer and closes them on a backdrop click', async () => {
@@ -136,5 +140,6 @@ describe('app routes', () => {
     const user = renderAt('/dashboard');
     await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
     expect(await screen.findByRole('dialog', { name: 'Sign in to continue' })).toBeDefined();
+    expect(firebase.load).toHaveBeenCalled();
   });
 });

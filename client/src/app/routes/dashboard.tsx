@@ -23,9 +23,11 @@ export function DashboardPage() {
   useGenerationSync(signedIn);
 
   useEffect(() => {
-    // Confirms (or ends) a remembered session; generating needs Firebase anyway.
+    // A signed-in creator's first generation needs a fresh token: Firebase loads now rather than when the
+    // browser is next idle. A visitor downloads it only on opening the sign-in form.
+    if (!signedIn) return;
     loadFirebaseAuth().catch((error: unknown) => console.error('Could not load sign-in', error));
-  }, []);
+  }, [signedIn]);
 
   const panelProps = {
     signedIn,
