@@ -136,7 +136,8 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
       return status;
     }
     const status = await this.accounts.fetch(uid);
-    if (status === undefined) throw new IdentityRefused('invalid');
+    // Nothing known of the account and the read failed: the service is away, the token not at fault.
+    if (status === undefined) throw new Error('the identity service could not be reached');
     return status;
   }
 
@@ -155,8 +156,8 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
   private async decode(idToken: string): Promise<DecodedIdToken> {
     const cached = this.tokens.get(idToken);
     if (cached !== undefined) return cached;
-    const decoded = await this.auth.verifyIdToken(idToken).catch(() => {
-      throw new IdentityRefused('invalid');
+    const decoded = await this.auth.verifyIdToken(idToken).catch((error: unknown) => {
+      throw identityServiceFailed(error) ? error : new IdentityRefused('invalid');
     });
     const remainingMs = decoded.exp * 1000 - Date.now();
     if (remainingMs > 0) this.tokens.set(idToken, decoded, { ttl: remainingMs });
@@ -191,6 +192,15 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
       throw error;
     }
   }
+}
+
+/**
+ * Whether firebase-admin failed to reach or understand the identity service (its `app/` errors, and the
+ * internal error it reports when Google's signing keys cannot be fetched) rather than judging the token.
+ */
+function identityServiceFailed(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('app/') || code === 'auth/internal-error');
 }
 
 function closedAccount(uid: string): AccountStatus {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthUser } from '../auth/identity-verifier';
+import { IdentityRefused, type AuthUser } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -11,22 +11,23 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Adds `request.user` and two hooks: `app.identify` (sets `request.user` when the bearer token is valid,
- * never refuses: the rate limiter needs to know who is asking before anyone is turned away) and
- * `app.authenticate` (refuses a request without a valid token with 401).
+ * Adds `request.user` and `app.identify`, which sets it when the bearer token is valid and never refuses
+ * (the rate limiter needs to know who is asking before anyone is turned away). It sets
+ * `request.identityUnavailable` when the identity service, not the token, was at fault.
  */
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('user', null);
+    app.decorateRequest('identityUnavailable', false);
     app.decorate('identify', async (request: FastifyRequest) => {
       if (request.user !== null) return;
       const token = bearerToken(request);
       if (token === undefined) return;
-      request.user = await app.identity.verify(token).catch(() => null);
-    });
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      await app.identify(request);
-      if (request.user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
+      try {
+        request.user = await app.identity.verify(token);
+      } catch (error) {
+        request.identityUnavailable = !(error instanceof IdentityRefused);
+      }
     });
   },
   { name: 'auth', dependencies: ['infrastructure'], fastify: '5.x' },
@@ -41,6 +42,5 @@ export function currentUser(request: FastifyRequest): AuthUser {
 declare module 'fastify' {
   interface FastifyInstance {
     identify(request: FastifyRequest): Promise<void>;
-    authenticate(request: FastifyRequest): Promise<void>;
   }
 }

@@ -41,5 +41,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every /api route; null elsewhere. */
     user: AuthUser | null;
+    /** The identity service could not say whether the bearer token is good (it was down, not the token). */
+    identityUnavailable: boolean;
   }
 }

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
-import { ServiceError } from '../http/errors';
+import { notReady, ServiceError } from '../http/errors';
 import { generationRoutes } from './generations';
 import { meRoutes } from './me';
 import { sessionOpenRoutes } from './session';
@@ -12,8 +12,8 @@ export const rateLimitNamespace = (prefix: string) => `${prefix}:rate-limit:`;
 
 /**
  * Everything under /api needs a valid Firebase ID token. The caller is identified first so the rate
- * limit (shared by every server through Redis) counts per user, or per IP before sign-in; the 401 comes
- * after it, still before the body is read.
+ * limit (shared by every server through Redis) counts per user, or per IP before sign-in; the 401 (or
+ * the 503 while the identity service cannot be asked) comes after it, still before the body is read.
  */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
@@ -27,7 +27,9 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     errorResponseBuilder: () => new ServiceError(429, 'RATE_LIMITED'),
   });
   app.addHook('preParsing', async (request) => {
-    if (request.user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
+    if (request.user !== null) return;
+    // 401 tells a client its sign-in is over; an identity service briefly away says no such thing.
+    throw request.identityUnavailable ? notReady() : new ServiceError(401, 'UNAUTHENTICATED');
   });
   await app.register(generationRoutes);
   await app.register(meRoutes);

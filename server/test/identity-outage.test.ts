@@ -1,0 +1,75 @@
+import { createServer, request as forward, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { createTestUser, type TestUser } from './support/users';
+
+/**
+ * Firebase Auth briefly away must not read as "your sign-in is over". A user the server knows keeps the
+ * last known account state; one it has not seen yet hears 503 NOT_READY (try again), not 401 (sign in
+ * again), and the same token works once the service is back. The identity service is the Auth emulator
+ * behind a switchable gateway, cut at the HTTP boundary.
+ */
+let context: TestContext;
+let server: TestApp;
+let gateway: Server;
+let known: TestUser;
+let newcomer: TestUser;
+let identityDown = false;
+
+beforeAll(async () => {
+  [known, newcomer] = await Promise.all([createTestUser(), createTestUser()]);
+  const [emulatorHost, emulatorPort] = authEmulatorHost().split(':');
+  gateway = createServer((incoming, outgoing) => {
+    if (identityDown) {
+      // 500, not 503: firebase-admin retries a 503 for several seconds before it gives up.
+      outgoing.writeHead(500, { 'content-type': 'text/plain' }).end('identity service failing');
+      return;
+    }
+    const upstream = forward(
+      {
+        host: emulatorHost,
+        port: Number(emulatorPort),
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    upstream.on('error', () => outgoing.destroy());
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((listening) => gateway.listen(0, '127.0.0.1', listening));
+  context = await createTestContext();
+  server = await context.start({
+    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+    // An account's state is asked for again after a second, so the outage is seen soon.
+    AUTH_REVALIDATE_SECONDS: '1',
+  });
+});
+afterAll(async () => {
+  await context?.cleanup();
+  await new Promise((closed) => gateway?.close(closed));
+});
+
+const me = (token: string) => fetch(`${server.origin}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+
+it('answers 503 NOT_READY to a user it cannot check while the identity service is down, and 200 once it is back', async () => {
+  expect((await me(known.idToken)).status).toBe(200);
+
+  identityDown = true;
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  expect((await me(known.idToken)).status).toBe(200);
+  const during = await me(newcomer.idToken);
+  expect(during.status).toBe(503);
+  expect(((await during.json()) as { error: { code: string } }).error.code).toBe('NOT_READY');
+  // A token that is no good is still refused as such, outage or not.
+  expect((await me('not-a-token')).status).toBe(401);
+
+  identityDown = false;
+  expect((await me(newcomer.idToken)).status).toBe(200);
+});
