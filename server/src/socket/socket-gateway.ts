@@ -11,7 +11,7 @@ import {
   type Generation,
   type ServerToClientEvents,
 } from '@mediagen/shared';
-import { refusalOf, type AuthUser, type IdentityVerifier } from '../auth/identity-verifier';
+import { IdentityRefused, refusalOf, type AuthUser, type IdentityVerifier } from '../auth/identity-verifier';
 import type { RelayAudience } from './generation-relay';
 import type { SocketPresence } from './socket-presence';
 
@@ -89,8 +89,15 @@ export function createSocketGateway(httpServer: HttpServer, options: Options): S
   /** Null when the socket may connect, else why not. */
   async function admit(socket: GatewaySocket): Promise<Error | null> {
     const token: unknown = socket.handshake.auth?.token;
-    const user = typeof token === 'string' && token !== '' ? await verifier.verify(token).catch(() => null) : null;
-    if (user === null) return refusal('UNAUTHENTICATED');
+    if (typeof token !== 'string' || token === '') return refusal('UNAUTHENTICATED');
+    const verified = await verifier.verify(token).then(
+      (user) => ({ user }),
+      (error: unknown) => ({ error }),
+    );
+    // As over HTTP: a token the identity service could not check right now is not a bad token.
+    if ('error' in verified)
+      return refusal(verified.error instanceof IdentityRefused ? 'UNAUTHENTICATED' : 'NOT_READY');
+    const { user } = verified;
     const admitted = await presence.admit(user.uid, socket.id).catch(() => null);
     if (admitted === null) return refusal('NOT_READY');
     if (!admitted) return refusal('TOO_MANY_CONNECTIONS');
