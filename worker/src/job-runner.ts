@@ -266,6 +266,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     } catch (error) {
       if (error instanceof DelayedError) throw error;
       if (error instanceof QueueStepError) {
+        metrics.runLeftToQueue(kind);
         deps.log(`${id}: ${error.message}; the job is left to the queue's recovery, the record unchanged`);
         throw error;
       }

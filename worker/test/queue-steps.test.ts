@@ -14,7 +14,7 @@ beforeAll(() => harness.start({ latencyMs: 300, videoQueueingMs: 300, videoProce
 afterAll(() => harness.stop());
 
 it('a polling video whose job lock vanished mid-run completes on its one task, however few attempts it has', async () => {
-  await harness.startWorkers({ kinds: ['video'], lockMs: 1000 });
+  const pool = await harness.startWorkers({ kinds: ['video'], lockMs: 1000 });
   // One attempt: a queue failure counted against the generation would fail it at once.
   const { job, id, uid } = await harness.submit('video', videoRequest(), { attempts: 1 });
   const lockKey = `${harness.prefix}:${queueName('video')}:${id}:lock`;
@@ -32,4 +32,7 @@ it('a polling video whose job lock vanished mid-run completes on its one task, h
   expect((await harness.balance(uid)).video).toBe(0);
   const logs = (await harness.queue('video').getJobLogs(id)).logs.join('\n');
   expect(logs).not.toMatch(/failed/);
+  // Operators see it happen.
+  const leftToQueue = await pool.metrics.registry.getSingleMetric('mediagen_worker_runs_left_to_queue_total')!.get();
+  expect(leftToQueue.values).toEqual([{ labels: { kind: 'video' }, value: 1 }]);
 });

@@ -86,6 +86,13 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly leftToQueue = new Counter({
+    name: 'mediagen_worker_runs_left_to_queue_total',
+    help: 'Runs stopped because Redis could not take a step of them (an outage, a failover); the queue brings the job back',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   private readonly breakerState = new Gauge({
     name: 'mediagen_worker_circuit_breaker_state',
     help: 'Circuit breaker per provider: 0 closed, 1 half-open, 2 open',
@@ -213,6 +220,10 @@ export class WorkerMetrics {
 
   handedBackJob(kind: GenerationKind): void {
     this.handedBack.inc({ kind });
+  }
+
+  runLeftToQueue(kind: GenerationKind): void {
+    this.leftToQueue.inc({ kind });
   }
 
   breaker(provider: ProviderName, state: BreakerStateName): void {
