@@ -74,6 +74,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
     for (const [name, path, target] of [
       ['landing /', '/', 100],
       ['dashboard /dashboard', '/dashboard', undefined],
+      ['library /library', '/library', undefined],
     ] as const) {
       const page = await browser.newPage();
       const scripts = new Map<string, number>();

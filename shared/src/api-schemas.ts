@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
+import { MAX_SEARCH_LENGTH } from './contract';
 import { GENERATION_ID_PATTERN, GENERATION_KINDS, GENERATION_STATUSES } from './kinds';
 import { TOKEN_STATES } from './tokens';
 import { PLAN_IDS } from './plans';
@@ -133,8 +134,6 @@ export const generationIdParamsSchema = z.object({
   // Malformed ids read like missing ones (404), so the route checks the pattern, not the schema.
   id: z.string().max(200),
 });
-
-export const MAX_SEARCH_LENGTH = 200;
 
 /** GET /api/generations: newest first, a page at a time, filtered by kind and status, searched in prompts. */
 export const listQuerySchema = z.strictObject({

@@ -26,6 +26,12 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/**
+ * The longest text `GET /api/generations` searches prompts for (`q`). Kept here, apart from the zod
+ * schemas, so the client's search box can read it without bundling zod.
+ */
+export const MAX_SEARCH_LENGTH = 200;
+
 export const GENERATION_UPDATE_EVENT = 'generation:update';
 export const GENERATION_REMOVED_EVENT = 'generation:removed';
 
