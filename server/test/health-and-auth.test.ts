@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connectSocket } from 'socket.io-client';
-import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
+import { bearer, createTestContext, socketRefusal, type TestApp, type TestContext } from './support/app';
 import { createTestUser, type TestUser } from './support/users';
 
 let context: TestContext;
@@ -13,23 +12,6 @@ beforeAll(async () => {
   user = await createTestUser();
 });
 afterAll(() => context.cleanup());
-
-async function connectError(token: unknown): Promise<string> {
-  const socket = connectSocket(server.origin, {
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      socket.once('connect_error', (error) => resolve(error.message));
-      socket.once('connect', () => reject(new Error('a socket with a bad token was accepted')));
-    });
-  } finally {
-    socket.close();
-  }
-}
 
 describe('health', () => {
   it('GET /healthz answers ok', async () => {
@@ -112,11 +94,11 @@ describe('authentication', () => {
   });
 
   it('refuses a socket with a bad token at connect', async () => {
-    expect(await connectError('not-a-real-token')).toBe('UNAUTHENTICATED');
+    expect(await socketRefusal(server.origin, 'not-a-real-token')).toBe('UNAUTHENTICATED');
   });
 
   it('refuses a socket without a token at connect', async () => {
-    expect(await connectError(undefined)).toBe('UNAUTHENTICATED');
+    expect(await socketRefusal(server.origin, undefined)).toBe('UNAUTHENTICATED');
   });
 });
 

@@ -1,9 +1,8 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { io } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
-import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { createTestContext, socketRefusal, type TestApp, type TestContext } from './support/app';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
@@ -57,19 +56,6 @@ afterAll(async () => {
   await new Promise((closed) => gateway?.close(closed));
 });
 
-/** Why a socket handshake with `token` is refused. */
-async function socketRefusal(token: string): Promise<string> {
-  const socket = io(server.origin, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      socket.once('connect_error', (error) => resolve(error.message));
-      socket.once('connect', () => reject(new Error('the socket was let in')));
-    });
-  } finally {
-    socket.close();
-  }
-}
-
 const me = (token: string) => fetch(`${server.origin}/api/me`, { headers: { authorization: `Bearer ${token}` } });
 
 it('answers 503 NOT_READY to a user it cannot check while the identity service is down, and 200 once it is back', async () => {
@@ -84,8 +70,8 @@ it('answers 503 NOT_READY to a user it cannot check while the identity service i
   // A token that is no good is still refused as such, outage or not.
   expect((await me('not-a-token')).status).toBe(401);
   // Sockets say the same.
-  expect(await socketRefusal(newcomer.idToken)).toBe('NOT_READY');
-  expect(await socketRefusal('not-a-token')).toBe('UNAUTHENTICATED');
+  expect(await socketRefusal(server.origin, newcomer.idToken)).toBe('NOT_READY');
+  expect(await socketRefusal(server.origin, 'not-a-token')).toBe('UNAUTHENTICATED');
 
   identityDown = false;
   expect((await me(newcomer.idToken)).status).toBe(200);

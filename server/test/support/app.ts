@@ -109,3 +109,21 @@ export async function connectUserSocket(
   });
   return { socket, updates };
 }
+
+/** The error a socket handshake with `token` is refused with (its message is the error code). */
+export async function socketRefusal(origin: string, token: unknown): Promise<string> {
+  const socket = connectSocket(origin, {
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      socket.once('connect_error', (error) => resolve(error.message));
+      socket.once('connect', () => reject(new Error('the socket was let in')));
+    });
+  } finally {
+    socket.close();
+  }
+}
