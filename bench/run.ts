@@ -12,6 +12,7 @@ import { createUsers, startEmulator, stopEmulator, type BenchUser } from './lib/
 import { clientBench } from './parts/client';
 import { e2eBench } from './parts/e2e';
 import { enqueueBench } from './parts/enqueue';
+import { lifecycleBench } from './parts/lifecycle';
 import { markingBench } from './parts/marking';
 import { memoryBench } from './parts/memory';
 import { priorityBench } from './parts/priority';
@@ -26,6 +27,7 @@ export interface BenchContext {
 
 const PARTS = {
   enqueue: enqueueBench,
+  lifecycle: lifecycleBench,
   e2e: e2eBench,
   progress: progressBench,
   memory: memoryBench,

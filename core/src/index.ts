@@ -17,6 +17,7 @@ export * from './lifecycle/generation-events';
 export * from './lifecycle/generation-lifecycle';
 export * from './lifecycle/generation-outbox';
 export * from './lifecycle/generation-record';
+export * from './natural-batches';
 export * from './progress/progress-channel';
 export * from './queue/generation-jobs';
 export * from './recent-run-times';

@@ -46,6 +46,13 @@ function submit(
   });
 }
 
+const SPEECH_SUBMISSION = {
+  kind: 'speech',
+  request: { prompt: 'hello' },
+  prompt: 'hello',
+  maxInFlight: 100,
+} as const;
+
 async function accepted(uid: string, kind: GenerationKind = 'speech') {
   const outcome = await submit(uid, kind);
   if (outcome.status !== 'accepted') throw new Error(`not accepted: ${outcome.status}`);
@@ -99,6 +106,45 @@ describe('submit', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'accepted')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome.status === 'too-many-in-flight')).toHaveLength(9);
     expect((await lifecycle.balance(uid)).tokens.speech).toBe(TOKEN_ALLOWANCE.speech - 1);
+  });
+
+  it("many users' submissions at one moment (several of them a user's own) are each charged once", async () => {
+    const users = Array.from({ length: 30 }, newUser);
+    const outcomes = await Promise.all(
+      users.flatMap((uid) => [
+        submit(uid, 'image'),
+        submit(uid, 'speech'),
+        submit(uid, 'speech'),
+        submit(uid, 'speech'),
+      ]),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(
+      [...Array(users.length * 3).fill('accepted'), ...Array(users.length).fill('exhausted')].sort(),
+    );
+    for (const uid of users) {
+      expect((await lifecycle.balance(uid)).tokens).toEqual({ ...TOKEN_ALLOWANCE, image: 0, speech: 0 });
+      const charges = (await ledgerOf(uid)).filter((line) => line.movement === 'charge');
+      expect(charges.map((line) => line.kind).sort()).toEqual(['image', 'speech', 'speech']);
+      await expectTokensAddUp(uid);
+    }
+  });
+
+  it('a submission that fails among others submitted with it fails alone', async () => {
+    const taken = await accepted(newUser(), 'image');
+    const users = Array.from({ length: 8 }, newUser);
+    const another = newUser();
+    // Accounts open first, so all of these meet in the statements that charge.
+    for (const uid of [...users, another]) await accepted(uid, 'video');
+    const outcomes = await Promise.allSettled([
+      ...users.map((uid) => submit(uid, 'image')),
+      // The same generation id again: the record refuses it.
+      lifecycle.submit({ ...SPEECH_SUBMISSION, id: taken.id, uid: another }),
+    ]);
+    expect(
+      outcomes.slice(0, users.length).map((outcome) => outcome.status === 'fulfilled' && outcome.value.status),
+    ).toEqual(users.map(() => 'accepted'));
+    expect(outcomes.at(-1)).toMatchObject({ status: 'rejected', reason: { code: '23505' } });
+    for (const uid of [...users, another]) await expectTokensAddUp(uid);
   });
 
   it('refills the balance once 30 days have passed, in the ledger as a period reset', async () => {

@@ -15,6 +15,7 @@ import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
 import { GenerationOutbox } from './generation-outbox';
 import { prepared } from '../db/database';
+import { naturalBatches } from '../natural-batches';
 import { utcDay } from '../spend/spend-ledger';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { CompletedArtifact } from '../queue/generation-jobs';
@@ -102,6 +103,8 @@ export class GenerationLifecycle {
   private readonly maxPaidCalls: number;
   private readonly clock: () => number;
   private readonly outbox: GenerationOutbox;
+  /** Submissions that arrive together are charged together (submitAll). */
+  private readonly charge: (input: SubmitInput) => Promise<SubmitRow>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -111,6 +114,7 @@ export class GenerationLifecycle {
     this.maxPaidCalls = options.maxPaidCalls ?? 2;
     this.clock = options.clock ?? Date.now;
     this.outbox = new GenerationOutbox(db);
+    this.charge = naturalBatches((inputs) => this.submitAll(inputs));
   }
 
   private now(): Date {
@@ -118,9 +122,9 @@ export class GenerationLifecycle {
   }
 
   /**
-   * Charges one token and records the generation `queued`, in one statement, so two submissions racing
-   * for a user's last token (or last in-flight slot) get exactly one acceptance. The account row is made
-   * on a user's first submission.
+   * Charges one token and records the generation `queued`, in one statement (shared with other users'
+   * submissions that arrive at the same moment), so two submissions racing for a user's last token (or
+   * last in-flight slot) get exactly one acceptance. The account row is made on a user's first submission.
    */
   async submit(input: SubmitInput): Promise<SubmitOutcome> {
     if (input.idempotency !== undefined) {
@@ -128,9 +132,9 @@ export class GenerationLifecycle {
       if (existing !== null) return existing;
     }
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      let row: SubmitRow | undefined;
+      let row: SubmitRow;
       try {
-        row = await this.submitStatement(input);
+        row = await this.charge(input);
       } catch (error) {
         // The same key, submitted at the same moment by another request: that one made the generation.
         if (isUniqueViolation(error) && input.idempotency !== undefined) {
@@ -139,13 +143,13 @@ export class GenerationLifecycle {
         }
         throw error;
       }
-      if (row?.generation) {
+      if (row.generation) {
         // Announced before the caller enqueues it, so no worker's update can overtake its `queued`. Should
         // the flush fail, the servers' timer sends it.
         await this.outbox.flush().catch(() => undefined);
         return { status: 'accepted', generation: toRecord(row.generation), plan: row.account!.plan };
       }
-      const account = row?.account;
+      const { account } = row;
       if (!account) {
         await this.openAccount(input.uid, input.emailHash ?? null);
         continue;
@@ -197,50 +201,101 @@ export class GenerationLifecycle {
       on conflict (uid) do nothing`.execute(this.db);
   }
 
-  private async submitStatement(input: SubmitInput): Promise<SubmitRow | undefined> {
+  /**
+   * Runs submissions gathered by `charge` in as few statements as it can: each statement takes at most one
+   * submission per user (two of one user's would update the same account row twice), so a user's second
+   * one goes in the next statement, after the first has been charged. Should a statement fail, its
+   * submissions run one by one, so the error belongs to the one that caused it alone.
+   */
+  private async submitAll(inputs: readonly SubmitInput[]): Promise<(SubmitRow | Error)[]> {
+    const results: (SubmitRow | Error)[] = new Array(inputs.length);
+    let waiting = inputs.map((input, index) => ({ input, index }));
+    while (waiting.length > 0) {
+      const users = new Set<string>();
+      const round: typeof waiting = [];
+      const later: typeof waiting = [];
+      for (const entry of waiting) {
+        (users.has(entry.input.uid) ? later : round).push(entry);
+        users.add(entry.input.uid);
+      }
+      waiting = later;
+      try {
+        const rows = await this.submitStatement(round.map(({ input }) => input));
+        round.forEach(({ index }, position) => (results[index] = rows[position]!));
+      } catch (error) {
+        if (round.length === 1) {
+          results[round[0]!.index] = asError(error);
+          continue;
+        }
+        for (const { input, index } of round) {
+          results[index] = await this.submitStatement([input]).then((rows) => rows[0]!, asError);
+        }
+      }
+    }
+    return results;
+  }
+
+  /** One statement for submissions of distinct users: a row per submission, in order. */
+  private async submitStatement(inputs: readonly SubmitInput[]): Promise<SubmitRow[]> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
+    const submissions = inputs.map((input, ord) => ({
+      ord,
+      id: input.id,
+      uid: input.uid,
+      kind: input.kind,
+      request: input.request,
+      prompt: input.prompt,
+      key: input.idempotency?.key ?? null,
+      body_hash: input.idempotency?.bodyHash ?? null,
+      max_in_flight: input.maxInFlight,
+    }));
     // The balance of `kind` the charge sees: the plan's allowance when the period is over, else what is left.
     const available = (kind: GenerationKind) =>
       sql`case when o.due then o.${allowanceColumn(kind)} else o.${tokensColumn(kind)} end`;
-    const key = input.idempotency?.key ?? null;
-    const result = await sql<SubmitRow>`${prepared(`submit_${input.kind}_generation`)}
-      with old as (
-        select a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
+    const { rows } = await sql<SubmitRow>`${prepared('submit_generations')}
+      with input as (
+        select * from json_to_recordset(${JSON.stringify(submissions)}::json) as i(ord int, id text, uid text,
+          kind text, request jsonb, prompt text, key text, body_hash text, max_in_flight int)
+      ), old as (
+        select i.ord, i.id, i.kind, i.request, i.prompt, i.key, i.body_hash, i.max_in_flight,
+          a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
           p.image_allowance, p.video_allowance, p.speech_allowance, a.period_started_at <= ${ts} - p.period as due,
           coalesce((select s.usd from user_spend_daily s where s.uid = a.uid and s.day = ${utcDay(now.getTime())}::date), 0)
             >= p.daily_spend_cap as spend_capped
-        from accounts a join ${this.planRules()} on p.plan = a.plan
-        where a.uid = ${input.uid} for update of a
+        from input i join accounts a on a.uid = i.uid join ${this.planRules()} on p.plan = a.plan
+        -- Accounts are locked in one order, so statements of several servers never wait on each other in a circle.
+        order by a.uid
+        for update of a
       ), charged as (
         update accounts a set
           period_started_at = case when o.due then ${ts} else o.period_started_at end,
           ${sql.join(
-            GENERATION_KINDS.map(
-              (kind) => sql`${tokensColumn(kind)} = ${available(kind)} - ${kind === input.kind ? 1 : 0}`,
-            ),
+            GENERATION_KINDS.map((kind) => sql`${tokensColumn(kind)} = ${available(kind)} - (o.kind = ${kind})::int`),
           )},
           in_flight = o.in_flight + 1
         from old o
-        where a.uid = o.uid and ${available(input.kind)} > 0 and o.in_flight < ${input.maxInFlight}
-          and not o.spend_capped
-        returning o.due, o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
+        where a.uid = o.uid and o.in_flight < o.max_in_flight and not o.spend_capped
+          and case o.kind ${sql.join(
+            GENERATION_KINDS.map((kind) => sql`when ${kind} then ${available(kind)}`),
+            sql` `,
+          )} end > 0
+        returning o.ord, o.id, o.uid, o.kind, o.request, o.prompt, o.key, o.body_hash, o.due,
+          o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
           o.image_allowance, o.video_allowance, o.speech_allowance
       ), generation as (
         insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at)
-        select ${input.id}, ${input.uid}, ${input.kind}, 'queued', 1, ${JSON.stringify(input.request)}::jsonb,
-          ${input.prompt}, 'held', ${ts}, ${ts}
-        from charged
+        select c.id, c.uid, c.kind, 'queued', 1, c.request, c.prompt, 'held', ${ts}, ${ts}
+        from charged c order by c.ord
         returning *
       ), idempotency as (
         insert into idempotency_keys (uid, key, generation_id, body_hash, created_at)
-        select ${input.uid}, ${key}, g.id, ${input.idempotency?.bodyHash ?? null}, ${ts}
-        from generation g where ${key}::text is not null
+        select c.uid, c.key, c.id, c.body_hash, ${ts} from charged c where c.key is not null
       ), ledger as (
         insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
-        select ${input.uid}, ${input.kind}, ${input.id}, 'charge', -1, 'submitted', ${ts} from charged
+        select c.uid, c.kind, c.id, 'charge', -1, 'submitted', ${ts} from charged c
         union all
-        select ${input.uid}, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
+        select c.uid, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
         from charged c cross join lateral (values
           ('image', c.image_allowance - c.old_image),
           ('video', c.video_allowance - c.old_video),
@@ -249,10 +304,12 @@ export class GenerationLifecycle {
       ), announced as (
         insert into generation_outbox (payload) select ${eventPayload('g')} from generation g
       )
-      select (select row_to_json(g) from generation g) as generation,
-        (select row_to_json(o) from old o) as account
+      select (select row_to_json(g) from generation g where g.id = i.id) as generation,
+        (select json_build_object('in_flight', o.in_flight, 'period_started_at', o.period_started_at,
+          'plan', o.plan, 'spend_capped', o.spend_capped) from old o where o.ord = i.ord) as account
+      from input i order by i.ord
     `.execute(this.db);
-    return result.rows[0];
+    return rows;
   }
 
   /**
@@ -678,6 +735,10 @@ export class GenerationLifecycle {
 interface SubmitRow {
   generation: Record<string, unknown> | null;
   account: { in_flight: number; period_started_at: string; plan: PlanId; spend_capped: boolean } | null;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function isUniqueViolation(error: unknown): boolean {

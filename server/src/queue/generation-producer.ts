@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   generationJobOptions,
+  naturalBatches,
   queueName,
   type GenerationJobData,
   type JobRetention,
@@ -22,6 +23,8 @@ const REMOVABLE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'pr
  */
 export class GenerationProducer {
   private readonly queues: Record<GenerationKind, Queue<GenerationJobData>>;
+  /** Adds that arrive together go to Redis in one round trip (`addBulk`), per queue. */
+  private readonly adders: Record<GenerationKind, (job: { id: string; priority: number }) => Promise<void>>;
 
   constructor(
     connection: Redis,
@@ -37,15 +40,31 @@ export class GenerationProducer {
         return [kind, queue];
       }),
     ) as Record<GenerationKind, Queue<GenerationJobData>>;
+    this.adders = Object.fromEntries(
+      GENERATION_KINDS.map((kind) => [
+        kind,
+        naturalBatches((jobs: readonly { id: string; priority: number }[]) => this.addAll(kind, jobs)),
+      ]),
+    ) as GenerationProducer['adders'];
   }
 
   /** Enqueues the work of a recorded generation; the job id is the generation id, so it is added once. */
-  async add(generation: { id: string; kind: GenerationKind; uid: string }, priority: number): Promise<void> {
-    await this.queues[generation.kind].add(
-      generation.kind,
-      { kind: generation.kind },
-      generationJobOptions(generation.id, this.retry, this.retention, priority),
-    );
+  add(generation: { id: string; kind: GenerationKind; uid: string }, priority: number): Promise<void> {
+    return this.adders[generation.kind]({ id: generation.id, priority });
+  }
+
+  /**
+   * One pipeline for the lot (a lone job goes on its own: setting up a pipeline costs more than it saves
+   * for one). Should the pipeline fail, every job in it counts as not added; some may have been, and the
+   * worker finds their generations failed and lets them go, as after any add whose answer was lost.
+   */
+  private async addAll(kind: GenerationKind, jobs: readonly { id: string; priority: number }[]): Promise<void[]> {
+    const queue = this.queues[kind];
+    const options = ({ id, priority }: { id: string; priority: number }) =>
+      generationJobOptions(id, this.retry, this.retention, priority);
+    if (jobs.length === 1) await queue.add(kind, { kind }, options(jobs[0]!));
+    else await queue.addBulk(jobs.map((job) => ({ name: kind, data: { kind }, opts: options(job) })));
+    return jobs.map(() => undefined);
   }
 
   /** Gives a job still waiting a new priority (its owner's plan changed); one already taken keeps running. */

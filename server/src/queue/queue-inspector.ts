@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { RecentRunTimes, SpendControls } from '@mediagen/core';
+import { naturalBatches, type RecentRunTimes, type SpendControls } from '@mediagen/core';
 import { GENERATION_KINDS, PROVIDER_OF_KIND, type GenerationKind } from '@mediagen/shared';
 import type { GenerationProducer } from './generation-producer';
 
@@ -7,6 +7,7 @@ import type { GenerationProducer } from './generation-producer';
 export const COUNTED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
 /** How long worker counts and mean run times are reused: they change slowly, and ETAs are read often. */
 const ETA_INPUTS_CACHE_MS = 5000;
+const NO_RUN_CACHE_MS = 1000;
 
 /** What the queues look like, for ETAs and metrics, through BullMQ's public API and the workers' run times. */
 export class QueueInspector {
@@ -21,15 +22,24 @@ export class QueueInspector {
         .catch(() => null),
     }),
   });
-  // "No run yet" is not kept: the first completed run gives ETAs at once.
-  private readonly meanRuns = new LRUCache<GenerationKind, { ms: number }>({
+  // "No run yet" is kept for a second only: the first completed run soon gives ETAs.
+  private readonly meanRuns = new LRUCache<GenerationKind, { ms: number | null }>({
     max: GENERATION_KINDS.length,
     ttl: ETA_INPUTS_CACHE_MS,
-    fetchMethod: async (kind) => {
+    fetchMethod: async (kind, _stale, { options }) => {
       const ms = await this.runTimes.meanMs(kind).catch(() => null);
-      return ms === null ? undefined : { ms };
+      if (ms === null) options.ttl = NO_RUN_CACHE_MS;
+      return { ms };
     },
   });
+
+  /** Reads of the line that arrive together share one (per kind), begun after each of them was asked. */
+  private readonly waitingReads = Object.fromEntries(
+    GENERATION_KINDS.map((kind) => [
+      kind,
+      naturalBatches((priorities: readonly number[]) => this.readWaitingAhead(kind, priorities)),
+    ]),
+  ) as Record<GenerationKind, (priority: number) => Promise<number>>;
 
   // Read for every queued generation shown: the kill switch and budgets are re-read once a second.
   private readonly heldBack = new LRUCache<GenerationKind, { held: boolean }>({
@@ -60,11 +70,21 @@ export class QueueInspector {
     return (await this.meanRuns.fetch(kind))?.ms ?? null;
   }
 
+  /**
+   * Jobs waiting with `priority` or a better one. The count is read after this call began, so a job the
+   * caller has just added is in it.
+   */
+  waitingAhead(kind: GenerationKind, priority: number): Promise<number> {
+    return this.waitingReads[kind](priority);
+  }
+
   /** Priority 0 is a job added without one (by an older version): BullMQ runs those first. */
-  async waitingAhead(kind: GenerationKind, priority: number): Promise<number> {
-    const priorities = Array.from({ length: priority + 1 }, (_, index) => index);
-    const counts = await this.producer.queue(kind).getCountsPerPriority(priorities);
-    return Object.values(counts).reduce((sum, count) => sum + count, 0);
+  private async readWaitingAhead(kind: GenerationKind, priorities: readonly number[]): Promise<number[]> {
+    const every = Array.from({ length: Math.max(...priorities) + 1 }, (_, index) => index);
+    const counts = await this.producer.queue(kind).getCountsPerPriority(every);
+    return priorities.map((priority) =>
+      every.slice(0, priority + 1).reduce((sum, level) => sum + (counts[level] ?? 0), 0),
+    );
   }
 
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
