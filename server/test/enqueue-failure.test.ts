@@ -29,9 +29,13 @@ afterAll(async () => {
 
 const silent = { warn: () => undefined, error: () => undefined };
 
-function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
+/** The service on the real record, with a producer and a view of the line the test decides. */
+function service(
+  add: (generation: { id: string }) => Promise<void>,
+  waitingAhead: () => Promise<number> = async () => 1,
+) {
   const positions = new QueuePositions(database.db, {
-    waitingAhead: async () => 1,
+    waitingAhead,
     isHeldBack: async () => false,
     workerCount: async () => null,
     meanRunMs: async () => null,
@@ -42,20 +46,20 @@ function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>
     views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
     positions,
     plans: DEFAULT_PLAN_RULES,
-    producer: {
-      add: async (generation) => {
-        await add(generation);
-        throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
-      },
-      removeWaiting: async () => false,
-      forget: async () => false,
-    },
+    producer: { add, removeWaiting: async () => false, forget: async () => false },
     artifacts: { remove: async () => undefined },
     signalCancel: async () => undefined,
     forgetProgress: async () => undefined,
     emailHash: () => null,
     log: silent,
     maxInFlightPerUser: 3,
+  });
+}
+
+function serviceWhoseAddFails(add: (generation: { id: string }) => Promise<void>) {
+  return service(async (generation) => {
+    await add(generation);
+    throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
   });
 }
 
@@ -81,4 +85,18 @@ it('goes on when a worker already took the job before the error reached the API,
   const { generation } = await service.submit(user, { kind: 'video', prompt: 'a harbour' });
   expect(generation.status).toBe('active');
   expect((await service.me(user)).tokens.video).toBe(TOKEN_ALLOWANCE.video - 1);
+});
+
+it('accepts a generation whose place in line Redis could not give, with its place counted from the record', async () => {
+  const lineUnreadable = service(
+    async () => undefined,
+    async () => {
+      throw new Error('Connection is closed.');
+    },
+  );
+  const user = signedInAs('position-lost');
+  const { generation } = await lineUnreadable.submit(user, { kind: 'image', prompt: 'a lighthouse' });
+  // Anything but a 202 here would invite the creator to submit again and pay twice.
+  expect(generation).toMatchObject({ status: 'queued', token: 'held', queue: { position: 1 } });
+  expect((await lineUnreadable.me(user)).tokens.image).toBe(TOKEN_ALLOWANCE.image - 1);
 });

@@ -133,8 +133,13 @@ export class GenerationService {
       case 'accepted': {
         const priority = this.options.plans[outcome.plan].queuePriority;
         const enqueued = await this.enqueue(outcome.generation, priority);
+        // The place in line only informs the page: the generation is accepted and charged by now, so a read
+        // that fails must not turn the answer into an error (the creator would submit again and pay twice).
+        // The view then counts the place from the record.
         const queue =
-          enqueued.status === 'queued' ? await this.options.positions.justQueued(kind, priority) : undefined;
+          enqueued.status === 'queued'
+            ? await this.options.positions.justQueued(kind, priority).catch(() => undefined)
+            : undefined;
         return { generation: await this.options.views.one(enqueued, queue), replayed: false };
       }
     }
