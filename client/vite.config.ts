@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { preloadPageChunks } from './vite/preload-page-chunks';
 
 /**
  * Token sync (VITE_TOKEN_SYNC_URL) needs the API's /api/session on the app's own origin: in production a
@@ -10,7 +11,7 @@ const apiOrigin = process.env.MEDIAGEN_API_ORIGIN;
 const proxy = apiOrigin ? { '/api/session': { target: apiOrigin } } : undefined;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), preloadPageChunks(new URL('./src/app/routes/', import.meta.url).pathname)],
   server: { proxy },
   preview: { proxy },
   resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },

@@ -117,6 +117,36 @@ describe('every route', () => {
     }
   });
 
+  it("asks for a page's own code while the app's script is still on its way", async () => {
+    const html = await (await fetch(`${client}/dashboard`)).text();
+    const appScript = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+    expect(appScript).toBeDefined();
+    const { page, context, errors } = await openPage(browser);
+    let releaseApp = () => {};
+    const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+    try {
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      await page.route(`${client}${appScript}`, async (route) => {
+        await appHeld;
+        // The page may be gone by then when the test has failed.
+        await route.continue().catch(() => undefined);
+      });
+      const opened = page.goto(`${client}/dashboard`);
+      // Held back, the app's script cannot be what asks for the dashboard's chunk: the page itself must.
+      await expect
+        .poll(() => requested.some((path) => /^\/assets\/dashboard-[\w-]+\.js$/.test(path)), { timeout: 5000 })
+        .toBe(true);
+      releaseApp();
+      await opened;
+      await page.getByRole('heading', { level: 1, name: 'Creator Dashboard' }).waitFor();
+      expectNoConsoleErrors(errors, 'dashboard with its chunk preloaded');
+    } finally {
+      releaseApp();
+      await context.close();
+    }
+  });
+
   it('reaches /payment from a pricing plan with the plan chosen', async () => {
     const { page, context, errors } = await openPage(browser);
     try {

@@ -5,7 +5,11 @@ import { RootLayout } from './layout/RootLayout';
 import { RouteErrorPage } from './RouteErrorPage';
 import { LandingPage } from './routes/landing';
 
-/** Every page but the landing one is its own chunk, so the first visit downloads only what it shows. */
+/**
+ * Every page but the landing one is its own chunk, so the first visit downloads only what it shows. A page
+ * at `/name` is `routes/name.tsx`: the build then preloads it for a visit that opens there
+ * (client/vite/preload-page-chunks.ts).
+ */
 function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
   return lazy(async () => ({ default: (await load())[name] }));
 }
