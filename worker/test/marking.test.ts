@@ -84,6 +84,18 @@ describe('images', () => {
     }
   });
 
+  it('keep their transparency, or their lack of it, in the marked copy', async () => {
+    const opaque = await picture(256, 192);
+    const translucent = await sharp(opaque).ensureAlpha(0.5).png().toBuffer();
+    for (const [original, channels] of [
+      [opaque, 3],
+      [translucent, 4],
+    ] as const) {
+      const { marked } = await markOutput('image', original, 'png');
+      expect((await sharp(marked).metadata()).channels).toBe(channels);
+    }
+  });
+
   it('carry the IPTC digital source type trainedAlgorithmicMedia in XMP, clean and marked', async () => {
     const { clean, marked } = await markOutput('image', await picture(128, 128), 'png');
     for (const file of [clean, marked]) {
