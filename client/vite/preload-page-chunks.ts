@@ -28,7 +28,9 @@ export function preloadPageChunks(pagesDir: string): Plugin {
             tag: 'script',
             injectTo: 'head',
             children:
-              `(function(){var files=${JSON.stringify(filesByPage)}[location.pathname.split('/')[1]]||[];` +
+              // An own-property test: a path such as /constructor must not find Object.prototype's members.
+              `(function(){var pages=${JSON.stringify(filesByPage)},name=location.pathname.split('/')[1];` +
+              `var files=Object.prototype.hasOwnProperty.call(pages,name)?pages[name]:[];` +
               `files.forEach(function(href){var link=document.createElement('link');link.rel='modulepreload';` +
               `link.crossOrigin='';link.href=href;document.head.appendChild(link);});})();`,
           },
