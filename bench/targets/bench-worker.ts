@@ -3,10 +3,16 @@
  * INTERVAL_MS through BullMQ's job.updateProgress (what a bare QueueEvents relay hears). `record-progress`:
  * each job is a generation of the record (DATABASE_URL): it is started through the lifecycle, and its
  * progress goes out on the progress channel as the real worker publishes it. The send times are printed
- * at the end, for the latency to a client. `noop`: returns at once (the raw BullMQ round trip).
+ * at the end, for the latency to a client. `noop`: returns at once (the raw BullMQ round trip). `image`:
+ * does a picture's own work and nothing of ours around it, as any design must: asks the provider at
+ * SIMULATOR_URL (the same client), marks the result, and writes both files under DATA_DIR.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { GenerationLifecycle, connectRedis, openDatabase, publishProgress } from '@mediagen/core';
+import { DEFAULT_STABILITY_ENGINE, buildStabilityBody } from '@mediagen/shared';
+import { StabilityClient, markOutput } from '@mediagen/worker';
 
 const mode = process.env.MODE ?? 'noop';
 const steps = Number(process.env.STEPS ?? 50);
@@ -24,10 +30,29 @@ const lifecycle =
     ? new GenerationLifecycle(openDatabase(process.env.DATABASE_URL!, { maxConnections: 10 }).db)
     : null;
 
+const stability = new StabilityClient({
+  baseUrl: process.env.SIMULATOR_URL ?? '',
+  apiKey: 'simulator',
+  engine: DEFAULT_STABILITY_ENGINE,
+  timeoutMs: 120_000,
+});
+
+async function imageWork(id: string, request: { prompt: string; width: number; height: number; seed: number }) {
+  const { prompt, seed, ...options } = request;
+  const png = await stability.textToImage(buildStabilityBody(prompt, options, seed));
+  const { clean, marked } = await markOutput('image', png, 'png');
+  const dir = process.env.DATA_DIR!;
+  await Promise.all([writeFile(join(dir, `${id}.png`), clean), writeFile(join(dir, `${id}.marked.png`), marked)]);
+}
+
 const worker = new Worker(
   process.env.QUEUE_NAME!,
   async (job) => {
     if (mode === 'noop') return { ok: true };
+    if (mode === 'image') {
+      await imageWork(job.id!, job.data);
+      return { ok: true };
+    }
     const times: number[] = [];
     sent[job.id!] = times;
     let report = (step: number) => job.updateProgress(step);

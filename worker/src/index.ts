@@ -4,3 +4,4 @@ export { WorkerMetrics } from './observability/worker-metrics';
 export { startMetricsServer, type MetricsServer } from './observability/metrics-server';
 export { markOutput, type MarkedOutput } from './marking';
 export { runFfmpeg } from './marking/ffmpeg';
+export { StabilityClient } from './providers/stability-client';
