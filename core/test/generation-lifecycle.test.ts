@@ -280,6 +280,29 @@ describe('token rules', () => {
     expect(await lifecycle.providerStarted(id)).toMatchObject({ ok: false, reason: 'call-limit' });
   });
 
+  it('a start with its paid call is one new version; past the call limit it changes nothing', async () => {
+    const uid = newUser();
+    const { id } = await accepted(uid);
+    const started = await lifecycle.startWithPaidCall(id);
+    expect(started).toMatchObject({
+      ok: true,
+      changed: true,
+      generation: { status: 'active', version: 2, paidCalls: 1 },
+    });
+    expect(started.ok && started.generation.providerStartedAt).toBeInstanceOf(Date);
+    // A retry counts its call without a new version, up to the limit.
+    expect(await lifecycle.startWithPaidCall(id)).toMatchObject({
+      ok: true,
+      changed: false,
+      generation: { version: 2, paidCalls: 2 },
+    });
+    expect(await lifecycle.startWithPaidCall(id)).toMatchObject({ ok: false, reason: 'call-limit' });
+    expect(await lifecycle.find(id)).toMatchObject({ status: 'active', version: 2, paidCalls: 2 });
+    // A canceled one is let go, as by `start`.
+    await lifecycle.cancel(id, { by: 'owner', uid });
+    expect(await lifecycle.startWithPaidCall(id)).toMatchObject({ ok: false, reason: 'not-allowed' });
+  });
+
   it('a refund after a 30-day reset goes to the new period, capped at the allowance', async () => {
     const uid = newUser();
     const { id } = await accepted(uid, 'image');

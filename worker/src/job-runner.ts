@@ -27,6 +27,13 @@ const FALLBACK_ERROR = {
   speech: 'SPEECH_FAILED',
 } as const satisfies Record<GenerationKind, string>;
 
+/**
+ * Kinds whose every run opens with its paid provider call, nothing awaited before it: the start records
+ * that call in the same commit. A video's later runs resume a task the record knows, so a video records
+ * its call as it makes it.
+ */
+const OPENS_WITH_PAID_CALL: Record<GenerationKind, boolean> = { image: true, speech: true, video: false };
+
 /** A transition the record could not take right now is tried again this often before the job gives up. */
 const RECORD_RETRY_DELAYS_MS = [100, 500, 2000];
 
@@ -59,7 +66,7 @@ export interface JobRunnerDeps {
 export interface JobSpend {
   /** Why a paid call to the provider must wait now; null when it may go. */
   holdBack(provider: ProviderName): Promise<PauseReason | null>;
-  /** A paid call was accepted: its estimated cost is recorded (never fails the job). */
+  /** A paid call was accepted: its estimated cost is recorded. Never rejects: a lost estimate fails no job. */
   accepted(job: Job, generation: GenerationRecord, provider: ProviderName): Promise<void>;
   /** How long a held-back queue waits before its jobs try again (a raised budget or a new day frees it). */
   retryAfterMs: number;
@@ -190,12 +197,23 @@ export function createJobRunner(deps: JobRunnerDeps) {
     }
     // A job whose first step is a paid call waits in its queue, still `queued` for its owner, while the
     // provider is held back (a budget, the kill switch); a video already polling its paid task goes on.
+    let spendChecked = false;
     if (job.data.taskId === undefined) {
       const provider = PROVIDER_OF_KIND[kind];
       const held = await deps.spend.holdBack(provider);
       if (held !== null) await holdQueue(job, spendHeldBack(provider, held, deps.spend.retryAfterMs));
+      spendChecked = true;
     }
-    const started = await record('start the generation', () => lifecycle.start(id));
+    const startWithPaidCall = OPENS_WITH_PAID_CALL[kind];
+    let started = await record('start the generation', () =>
+      startWithPaidCall ? lifecycle.startWithPaidCall(id) : lifecycle.start(id),
+    );
+    // Counted by the start and not sent yet: given back if the run ends before sending it.
+    let unsentPaidCall = startWithPaidCall && started.ok;
+    // At its limit of paid calls: started without one, the call is refused when it comes.
+    if (!started.ok && started.reason === 'call-limit') {
+      started = await record('start the generation', () => lifecycle.start(id));
+    }
     if (!started.ok) {
       await job.log(`not run: the generation is ${started.current?.status ?? 'gone'}`).catch(() => undefined);
       return;
@@ -210,6 +228,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
     deps.active.set(id, controller);
     metrics.jobStarted(kind);
 
+    // Recorded while the run goes on (the estimate moves no token); the run waits for them before it ends.
+    const spendRecords: Promise<void>[] = [];
     const progress = new ProgressReporter((value) =>
       deps.publishProgress({ id, uid: generation.uid, version: generation.version, progress: value, at: Date.now() }),
     );
@@ -219,17 +239,24 @@ export function createJobRunner(deps: JobRunnerDeps) {
       signal: controller.signal,
       progress,
       async call(provider, call, action, { paid }) {
-        if (paid) {
-          // Before anything is recorded: a held-back job goes back to its queue as if never started.
-          const held = await queueStep('read the spend controls', () => deps.spend.holdBack(provider));
+        if (paid && unsentPaidCall) {
+          // Recorded by the start, just after the run read the spend controls.
+          unsentPaidCall = false;
+        } else if (paid) {
+          // Before anything is recorded: a held-back job goes back to its queue as if never started. The
+          // first paid call goes on the answer the run had just before it started the generation.
+          const held = spendChecked
+            ? null
+            : await queueStep('read the spend controls', () => deps.spend.holdBack(provider));
           if (held !== null) throw spendHeldBack(provider, held, deps.spend.retryAfterMs);
           const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
           if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
           generation = allowed.generation;
         }
+        spendChecked = false;
         try {
           const result = await deps.gateway.call(job, controller.signal, provider, call, action);
-          if (paid) await deps.spend.accepted(job, generation, provider);
+          if (paid) spendRecords.push(deps.spend.accepted(job, generation, provider));
           return result;
         } catch (error) {
           // The provider refused before doing any work: that call costs the user nothing.
@@ -256,14 +283,23 @@ export function createJobRunner(deps: JobRunnerDeps) {
       },
     };
 
+    /** The run ends without sending the call its start counted: it costs the owner nothing. */
+    async function giveBackUnsentPaidCall(): Promise<void> {
+      if (!unsentPaidCall) return;
+      unsentPaidCall = false;
+      await record('give back the unsent paid call', () => lifecycle.providerCallRefused(id));
+    }
+
     try {
       if (remainingMs <= 0) throw deadline;
       const artifact: StoredArtifact = await (deps.processors[kind] as GenerationProcessor<GenerationKind>)(
         job,
         attempt as never,
       );
+      await giveBackUnsentPaidCall();
       await ended(job, await conclude(job, { completed: artifact }));
     } catch (error) {
+      await giveBackUnsentPaidCall();
       if (error instanceof DelayedError) throw error;
       if (error instanceof QueueStepError) {
         metrics.runLeftToQueue(kind);
@@ -302,6 +338,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       clearTimeout(deadlineTimer);
       deps.active.delete(id);
       metrics.jobEnded(kind);
+      await Promise.all(spendRecords);
     }
   };
 }

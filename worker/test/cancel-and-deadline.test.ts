@@ -68,6 +68,25 @@ describe('job deadline', () => {
     expect((await harness.balance(uid)).image).toBe(0);
   });
 
+  it('a run taken up past the deadline ends before its paid call: nothing was sent, so the token comes back', async () => {
+    // An earlier run started the generation and died before its call; the job comes back too late.
+    await harness.queue('image').pause();
+    try {
+      const before = harness.simulator.stats().requests.image;
+      const { job, uid, id } = await harness.submit('image', imageRequest(), { attempts: 3 });
+      expect(await harness.lifecycle.start(id)).toMatchObject({ ok: true });
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      await harness.queue('image').resume();
+      const { state, generation } = await harness.settled('image', job, 5000);
+      expect(state).toBe('failed');
+      expect(generation).toMatchObject({ status: 'failed', token: 'refunded', paidCalls: 0 });
+      expect(harness.simulator.stats().requests.image).toBe(before);
+      expect((await harness.balance(uid)).image).toBe(1);
+    } finally {
+      await harness.queue('image').resume();
+    }
+  });
+
   it("ends a video still rendering at the deadline with 'Video generation timed out', across its polls", async () => {
     const { job, uid } = await harness.submit('video', videoRequest());
     const { state, job: done, generation } = await harness.settled('video', job, 5000);

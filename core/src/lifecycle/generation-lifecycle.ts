@@ -326,6 +326,26 @@ export class GenerationLifecycle {
   }
 
   /**
+   * `start` and `providerStarted` in one commit, for a run that opens with its paid provider request (an
+   * image, speech): one transaction and one announcement fewer per generation. Refused with `call-limit`
+   * as `providerStarted` is, and then nothing changed: the run starts without it, and its call is refused.
+   */
+  async startWithPaidCall(id: string): Promise<TransitionOutcome> {
+    const now = this.now();
+    const outcome = await this.transition(id, {
+      allowedFrom: ['queued', 'active'],
+      where: sql`o.paid_calls < ${this.maxPaidCalls}`,
+      set: sql`status = 'active', started_at = coalesce(o.started_at, ${now}), paid_calls = o.paid_calls + 1,
+        provider_started_at = coalesce(o.provider_started_at, ${now})`,
+      announce: sql`(o.status = 'queued' or o.provider_started_at is null)`,
+    });
+    if (!outcome.ok && (outcome.current?.status === 'queued' || outcome.current?.status === 'active')) {
+      return { ...outcome, reason: 'call-limit' };
+    }
+    return outcome;
+  }
+
+  /**
    * Committed before every provider request that may cost money (a video start can take a minute; a
    * cancel during it must already know the token is at stake). Refused once the generation has made
    * `maxPaidCalls` such calls, or when it is no longer active.
@@ -342,8 +362,9 @@ export class GenerationLifecycle {
   }
 
   /**
-   * The provider answered a paid request with a refusal before doing any work (4xx, 5xx, 429, a failed
-   * connection): that call cost nothing, so it no longer keeps the token at stake.
+   * A paid request that was counted cost nothing: the provider refused it before doing any work (4xx,
+   * 5xx, 429, a failed connection), or the run ended before sending it. It no longer keeps the token at
+   * stake.
    */
   providerCallRefused(id: string): Promise<TransitionOutcome> {
     return this.transition(id, {

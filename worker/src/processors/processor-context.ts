@@ -82,7 +82,8 @@ export async function storeResult(
   mimeType: string,
 ): Promise<CompletedArtifact> {
   attempt.signal.throwIfAborted();
-  await attempt.progress.report(95);
+  // Told while the marking runs: the owner sees the step begin, and the marking waits for nobody.
+  const reported = attempt.progress.report(95);
   const kind = attempt.generation.kind;
   const startedAt = performance.now();
   const { clean, marked } = await markOutput(kind, bytes, artifactKey(job.id!, mimeType).split('.').pop()!);
@@ -90,6 +91,7 @@ export async function storeResult(
   const [artifact, markedCopy] = await Promise.all([
     context.artifacts.save(job.id!, clean, mimeType),
     context.artifacts.save(markedCopyOf(job.id!), marked, mimeType),
+    reported,
   ]);
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
   void attempt.log(

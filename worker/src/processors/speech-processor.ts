@@ -7,10 +7,9 @@ export function createSpeechProcessor(context: ProcessorContext): GenerationProc
   return async (job, attempt) => {
     const { input, voice, speed, language } = attempt.generation.request as RequestByKind['speech'];
     // The language only guides the user's choice of text: OpenAI speech detects it from the input.
-    await Promise.all([
-      attempt.progress.report(5),
-      attempt.log(`openai speech: voice ${voice}, speed ${speed}, language ${language}, ${input.length} chars`),
-    ]);
+    // Not waited for: the provider call need not wait on Redis, and the two arrive before its progress.
+    void attempt.progress.report(5);
+    void attempt.log(`openai speech: voice ${voice}, speed ${speed}, language ${language}, ${input.length} chars`);
     const audio = await attempt.progress.during(
       attempt.call('openai', 'speech', (signal) => context.speech.synthesize({ input, voice, speed }, signal), {
         paid: true,
