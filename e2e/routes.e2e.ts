@@ -150,6 +150,31 @@ describe('every route', () => {
     }
   });
 
+  it('shows a page opened directly in one go, never its loading spinner first', async () => {
+    const { page, context, errors } = await openPage(browser);
+    try {
+      // Records whether the spinner that stands in for a page still loading is ever put on the page.
+      await page.addInitScript(() => {
+        const seen = { spinner: false };
+        Object.assign(window, { seen });
+        new MutationObserver(() => {
+          if (document.querySelector('[role="status"]')?.textContent?.includes('Loading...')) seen.spinner = true;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      // The dashboard's own code comes well after the app's, as on a slow connection.
+      await page.route(/\/assets\/dashboard-[\w-]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue().catch(() => undefined);
+      });
+      await page.goto(`${client}/dashboard`);
+      await page.getByRole('heading', { level: 1, name: 'Creator Dashboard' }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { seen: { spinner: boolean } }).seen.spinner)).toBe(false);
+      expectNoConsoleErrors(errors, 'dashboard opened directly');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reaches /payment from a pricing plan with the plan chosen', async () => {
     const { page, context, errors } = await openPage(browser);
     try {

@@ -1,6 +1,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { loadPageAt } from './app/router';
 import { configCheck } from './config/app-config';
 import './index.css';
 
@@ -10,14 +11,26 @@ const ConfigErrorPage = lazy(async () => ({ default: (await import('./components
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    {configCheck.ok ? (
-      <App />
-    ) : (
-      <Suspense fallback={null}>
-        <ConfigErrorPage problems={configCheck.problems} />
-      </Suspense>
-    )}
-  </StrictMode>,
-);
+/** How long the first render waits for the page's own code before it shows the spinner instead. */
+const PAGE_CODE_WAIT_MS = 3000;
+
+function renderApp(element: HTMLElement) {
+  createRoot(element).render(
+    <StrictMode>
+      {configCheck.ok ? (
+        <App />
+      ) : (
+        <Suspense fallback={null}>
+          <ConfigErrorPage problems={configCheck.problems} />
+        </Suspense>
+      )}
+    </StrictMode>,
+  );
+}
+
+// A visit that opens on a page of its own renders once that page's code is here too (it downloads beside
+// this script, see client/vite/preload-page-chunks.ts), so the page paints in one go, not after a spinner.
+void Promise.race([
+  loadPageAt(location.pathname),
+  new Promise((resolve) => setTimeout(resolve, PAGE_CODE_WAIT_MS)),
+]).then(() => renderApp(root));

@@ -1,48 +1,46 @@
-import { lazy, type ComponentType } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
-import { useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { RootLayout } from './layout/RootLayout';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { RouteErrorPage } from './RouteErrorPage';
 import { LandingPage } from './routes/landing';
 
 /**
  * Every page but the landing one is its own chunk, so the first visit downloads only what it shows. A page
  * at `/name` is `routes/name.tsx`: the build then preloads it for a visit that opens there
- * (client/vite/preload-page-chunks.ts).
+ * (client/vite/preload-page-chunks.ts), and `loadPageAt` has it ready for the first render.
  */
-function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
-  return lazy(async () => ({ default: (await load())[name] }));
-}
-
-const AboutPage = lazyPage(() => import('./routes/about'), 'AboutPage');
-const ServicesPage = lazyPage(() => import('./routes/services'), 'ServicesPage');
-const PricingPage = lazyPage(() => import('./routes/pricing'), 'PricingPage');
-const GuidePage = lazyPage(() => import('./routes/guide'), 'GuidePage');
-const DashboardPage = lazyPage(() => import('./routes/dashboard'), 'DashboardPage');
-const LibraryPage = lazyPage(() => import('./routes/library'), 'LibraryPage');
-const AuthActionPage = lazyPage(() => import('./routes/auth-action'), 'AuthActionPage');
-const LoginPage = lazyPage(() => import('./routes/login'), 'LoginPage');
-const PaymentPage = lazyPage(() => import('./routes/payment'), 'PaymentPage');
-const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
+const lazyPages: Record<string, LazyPage> = {
+  '/about': lazyPage(() => import('./routes/about'), 'AboutPage'),
+  '/services': lazyPage(() => import('./routes/services'), 'ServicesPage'),
+  '/pricing': lazyPage(() => import('./routes/pricing'), 'PricingPage'),
+  '/guide': lazyPage(() => import('./routes/guide'), 'GuidePage'),
+  '/dashboard': lazyPage(() => import('./routes/dashboard'), 'DashboardPage'),
+  '/library': lazyPage(() => import('./routes/library'), 'LibraryPage'),
+  '/login': lazyPage(() => import('./routes/login'), 'LoginPage'),
+  '/auth/action': lazyPage(() => import('./routes/auth-action'), 'AuthActionPage'),
+  '/payment': lazyPage(() => import('./routes/payment'), 'PaymentPage'),
+  '*': lazyPage(() => import('./routes/not-found'), 'NotFoundPage'),
+};
 
 export const appRoutes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
       { path: '/', element: <LandingPage /> },
-      { path: '/about', element: <AboutPage /> },
-      { path: '/services', element: <ServicesPage /> },
-      { path: '/pricing', element: <PricingPage /> },
-      { path: '/guide', element: <GuidePage /> },
-      { path: '/dashboard', element: <DashboardPage /> },
-      { path: '/library', element: <LibraryPage /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/auth/action', element: <AuthActionPage /> },
-      { path: '/payment', element: <PaymentPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      ...Object.entries(lazyPages).map(([path, Page]) => ({ path, element: <Page /> })),
     ],
   },
 ];
+
+/**
+ * Loads the code of the page at `pathname`, if it is a page of its own, so the first render shows it
+ * rather than the spinner. Resolves when it is loaded or could not be (the page then loads as it renders).
+ */
+export async function loadPageAt(pathname: string): Promise<void> {
+  const path = matchRoutes(appRoutes, pathname)?.at(-1)?.route.path;
+  await (path === undefined ? undefined : lazyPages[path])?.load().catch(() => undefined);
+}
 
 /**
  * The pages, under whichever router the caller gives (BrowserRouter in the app, MemoryRouter in tests).
