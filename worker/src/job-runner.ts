@@ -15,7 +15,7 @@ import { GenerationError, callLimitError, canceledError, deadlineError } from '.
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
-import { ProviderBusyError, mayHaveDonePaidWork } from './providers/provider-calls';
+import { ProviderBusyError, mayHaveDonePaidWork, type ProviderCall } from './providers/provider-calls';
 import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
 import { QueueStepError, queueStep } from './queue-step-error';
 
@@ -28,11 +28,15 @@ const FALLBACK_ERROR = {
 } as const satisfies Record<GenerationKind, string>;
 
 /**
- * Kinds whose every run opens with its paid provider call, nothing awaited before it: the start records
+ * The paid provider call each kind's every run opens with, nothing awaited before it: the start records
  * that call in the same commit. A video's later runs resume a task the record knows, so a video records
  * its call as it makes it.
  */
-const OPENS_WITH_PAID_CALL: Record<GenerationKind, boolean> = { image: true, speech: true, video: false };
+const OPENING_PAID_CALL: Record<GenerationKind, ProviderCall | null> = {
+  image: 'text_to_image',
+  speech: 'speech',
+  video: null,
+};
 
 /** A transition the record could not take right now is tried again this often before the job gives up. */
 const RECORD_RETRY_DELAYS_MS = [100, 500, 2000];
@@ -204,7 +208,16 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (held !== null) await holdQueue(job, spendHeldBack(provider, held, deps.spend.retryAfterMs));
       spendChecked = true;
     }
-    const startWithPaidCall = OPENS_WITH_PAID_CALL[kind];
+    const openingCall = OPENING_PAID_CALL[kind];
+    const startWithPaidCall = openingCall !== null;
+    if (openingCall !== null) {
+      // The provider's rate-limit turn comes before the call is recorded: an owner who cancels while the
+      // run waits for it still has a queued generation, and gets the token back.
+      await deps.gateway.takeTurn(job, PROVIDER_OF_KIND[kind], openingCall).catch(async (error: unknown) => {
+        if (error instanceof ProviderBusyError) await holdQueue(job, error);
+        throw error;
+      });
+    }
     let started = await record('start the generation', () =>
       startWithPaidCall ? lifecycle.startWithPaidCall(id) : lifecycle.start(id),
     );
@@ -239,9 +252,11 @@ export function createJobRunner(deps: JobRunnerDeps) {
       signal: controller.signal,
       progress,
       async call(provider, call, action, { paid }) {
+        let turnTaken = false;
         if (paid && unsentPaidCall) {
-          // Recorded by the start, just after the run read the spend controls.
+          // Recorded by the start, once the run had read the spend controls and taken the call's turn.
           unsentPaidCall = false;
+          turnTaken = true;
         } else if (paid) {
           // Before anything is recorded: a held-back job goes back to its queue as if never started. The
           // first paid call goes on the answer the run had just before it started the generation.
@@ -249,13 +264,16 @@ export function createJobRunner(deps: JobRunnerDeps) {
             ? null
             : await queueStep('read the spend controls', () => deps.spend.holdBack(provider));
           if (held !== null) throw spendHeldBack(provider, held, deps.spend.retryAfterMs);
+          // A cancel while the call waits for its turn finds it not recorded: the token comes back.
+          await deps.gateway.takeTurn(job, provider, call, controller.signal);
+          turnTaken = true;
           const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
           if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
           generation = allowed.generation;
         }
         spendChecked = false;
         try {
-          const result = await deps.gateway.call(job, controller.signal, provider, call, action);
+          const result = await deps.gateway.call(job, controller.signal, provider, call, action, { turnTaken });
           if (paid) spendRecords.push(deps.spend.accepted(job, generation, provider));
           return result;
         } catch (error) {

@@ -100,3 +100,35 @@ describe('job deadline', () => {
     expect(metric.values.find((value) => value.labels.kind === 'video')?.value).toBe(1);
   });
 });
+
+describe("cancel while a call waits for the provider's turn", () => {
+  // One image call per 3 s: a second image waits for its turn, well inside the 5 s a run may wait.
+  const harness = new WorkerHarness();
+  beforeAll(async () => {
+    await harness.start({}, { STABILITY_RATE_LIMIT: '1/3000/30000', PROVIDER_RATE_MARGIN_MS: '0' });
+    await harness.startWorkers({ kinds: ['image'] });
+  });
+  afterAll(() => harness.stop());
+
+  it('gives the token back: the call was never sent, nor recorded', async () => {
+    const first = await harness.submit('image', imageRequest());
+    expect((await harness.settled('image', first.job, 5000)).state).toBe('completed');
+    const before = harness.simulator.stats().requests.image;
+
+    const { job, uid, id } = await harness.submit('image', imageRequest());
+    await vi.waitUntil(async () => (await job.getState()) === 'active', { timeout: 2000, interval: 20 });
+    // Its turn is seconds away: the generation is still queued for its owner meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await harness.lifecycle.find(id)).toMatchObject({ status: 'queued', paidCalls: 0 });
+    expect(await harness.lifecycle.cancel(id, { by: 'owner', uid })).toMatchObject({
+      ok: true,
+      generation: { status: 'canceled', token: 'refunded' },
+    });
+    await signalCancel(harness.redis, harness.prefix, id);
+
+    await job.waitUntilFinished(harness.queueEvents('image'), 6000).catch(() => undefined);
+    expect(await harness.lifecycle.find(id)).toMatchObject({ status: 'canceled', token: 'refunded', paidCalls: 0 });
+    expect(harness.simulator.stats().requests.image).toBe(before);
+    expect((await harness.balance(uid)).image).toBe(1);
+  });
+});

@@ -46,15 +46,17 @@ export class ProviderGateway {
     private readonly limiter: ProviderRateLimiter,
   ) {}
 
+  /** `turnTaken`: the caller took the call's turn already (`takeTurn`), before recording a paid call. */
   async call<T>(
     job: Job,
     signal: AbortSignal,
     provider: ProviderName,
     call: ProviderCall,
     action: (signal: AbortSignal) => Promise<T>,
+    { turnTaken = false }: { turnTaken?: boolean } = {},
   ): Promise<T> {
     signal.throwIfAborted();
-    await this.takeTurn(job, provider, call, signal);
+    if (!turnTaken) await this.takeTurn(job, provider, call, signal);
     const startedAt = performance.now();
     try {
       const result = await this.breakers.fire(provider, async () => {
@@ -95,7 +97,7 @@ export class ProviderGateway {
    * Waits for the call's turn in the provider's shared schedule; a call whose turn is far off is never
    * sent: the job goes back to its queue until then.
    */
-  private async takeTurn(job: Job, provider: ProviderName, call: ProviderCall, signal: AbortSignal): Promise<void> {
+  async takeTurn(job: Job, provider: ProviderName, call: ProviderCall, signal?: AbortSignal): Promise<void> {
     try {
       await this.limiter.acquire(provider, call, signal);
     } catch (error) {
