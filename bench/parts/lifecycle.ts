@@ -50,7 +50,7 @@ async function loop(
 }
 
 /**
- * `GenerationLifecycle.submit` alone (the charge, the record, the ledger, the outbox and its flush), from
+ * `GenerationLifecycle.submit` alone (the charge, the record, the ledger and the announcement), from
  * 20 callers over 10 connections, against a bare one-row insert from the same callers: what the record
  * costs PostgreSQL per submission, apart from HTTP, auth and Redis.
  */

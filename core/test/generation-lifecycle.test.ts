@@ -357,7 +357,8 @@ describe('token rules', () => {
 });
 
 describe('announcements', () => {
-  it('one event per new version, in order, at commit', async () => {
+  /** What a server's update stream hears, from now on. */
+  async function listen(): Promise<{ events: GenerationEvent[]; stop(): Promise<void> }> {
     const listener = new pg.Client({ connectionString: testDb.url });
     await listener.connect();
     const events: GenerationEvent[] = [];
@@ -366,6 +367,32 @@ describe('announcements', () => {
       if (event !== null) events.push(event);
     });
     await listener.query(`listen ${GENERATION_EVENTS_CHANNEL}`);
+    return { events, stop: () => listener.end() };
+  }
+
+  it('submissions charged together in one statement are each announced once, queued, at commit', async () => {
+    const { events, stop } = await listen();
+    try {
+      const users = [newUser(), newUser(), newUser()];
+      const outcomes = await Promise.all(Array.from({ length: 30 }, (_, index) => submit(users[index % 3]!, 'image')));
+      const ids = outcomes.flatMap((outcome) => (outcome.status === 'accepted' ? [outcome.generation.id] : []));
+      expect(ids).toHaveLength(3); // one image token each
+      const theirs = () => events.filter((event) => users.includes(event.uid));
+      await expect.poll(() => theirs().length).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(
+        theirs()
+          .map((event) => event.id)
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(theirs().every((event) => event.status === 'queued' && event.version === 1)).toBe(true);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('one event per new version, in order, at commit', async () => {
+    const { events, stop } = await listen();
     try {
       const uid = newUser();
       const { id } = await accepted(uid);
@@ -386,7 +413,7 @@ describe('announcements', () => {
       expect(mine[3]).toMatchObject({ uid, kind: 'speech', token: 'spent', error: { code: 'SPEECH_FAILED' } });
       expect(mine[3]!.error!.message).toHaveLength(1000);
     } finally {
-      await listener.end();
+      await stop();
     }
   });
 });

@@ -13,7 +13,6 @@ import {
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
-import { GenerationOutbox } from './generation-outbox';
 import { prepared } from '../db/database';
 import { naturalBatches } from '../natural-batches';
 import { utcDay } from '../spend/spend-ledger';
@@ -85,8 +84,7 @@ const allowanceColumn = (kind: GenerationKind) => sql.ref(`${kind}_allowance`);
  * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
  * statement: a compare-and-set on the generation's current state (a transition its state does not allow
  * changes nothing and says so), the token moved in the same statement, a ledger line for every token
- * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit (a submission's
- * announcement goes through the outbox: see GenerationOutbox).
+ * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit.
  *
  * Token rules, enforced here and nowhere else:
  * - charged at submit (the balance refills to the plan's allowance once the plan's period, 30 days or
@@ -102,7 +100,6 @@ export class GenerationLifecycle {
   private readonly plans: PlanCatalogue;
   private readonly maxPaidCalls: number;
   private readonly clock: () => number;
-  private readonly outbox: GenerationOutbox;
   /** Submissions that arrive together are charged together (submitAll). */
   private readonly charge: (input: SubmitInput) => Promise<SubmitRow>;
 
@@ -113,7 +110,6 @@ export class GenerationLifecycle {
     this.plans = options.plans ?? DEFAULT_PLAN_RULES;
     this.maxPaidCalls = options.maxPaidCalls ?? 2;
     this.clock = options.clock ?? Date.now;
-    this.outbox = new GenerationOutbox(db);
     this.charge = naturalBatches((inputs) => this.submitAll(inputs));
   }
 
@@ -144,9 +140,8 @@ export class GenerationLifecycle {
         throw error;
       }
       if (row.generation) {
-        // Announced before the caller enqueues it, so no worker's update can overtake its `queued`. Should
-        // the flush fail, the servers' timer sends it.
-        await this.outbox.flush().catch(() => undefined);
+        // Announced at the statement's commit, so before the caller enqueues it: no worker's update can
+        // overtake its `queued`.
         return { status: 'accepted', generation: toRecord(row.generation), plan: row.account!.plan };
       }
       const { account } = row;
@@ -264,6 +259,9 @@ export class GenerationLifecycle {
           coalesce((select s.usd from user_spend_daily s where s.uid = a.uid and s.day = ${utcDay(now.getTime())}::date), 0)
             >= p.daily_spend_cap as spend_capped
         from input i join accounts a on a.uid = i.uid join ${this.planRules()} on p.plan = a.plan
+        -- Read through the index: the planner cannot tell how few rows json_to_recordset gives and would
+        -- otherwise hash every account.
+        where a.uid = any(${inputs.map((input) => input.uid)}::text[])
         -- Accounts are locked in one order, so statements of several servers never wait on each other in a circle.
         order by a.uid
         for update of a
@@ -301,10 +299,9 @@ export class GenerationLifecycle {
           ('video', c.video_allowance - c.old_video),
           ('speech', c.speech_allowance - c.old_speech)) as refill(kind, amount)
         where c.due
-      ), announced as (
-        insert into generation_outbox (payload) select ${eventPayload('g')} from generation g
       )
       select (select row_to_json(g) from generation g where g.id = i.id) as generation,
+        (select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) from generation g where g.id = i.id) as announced,
         (select json_build_object('in_flight', o.in_flight, 'period_started_at', o.period_started_at,
           'plan', o.plan, 'spend_capped', o.spend_capped) from old o where o.ord = i.ord) as account
       from input i order by i.ord

@@ -7,10 +7,12 @@ import { GENERATION_EVENTS_CHANNEL } from './generation-events';
 const BATCH = 500;
 
 /**
- * Sends the announcements that submissions leave in `generation_outbox`, many per notifying transaction.
- * The process that submitted flushes at once; servers also flush on a timer, so an announcement whose
- * process died right after its commit still goes out. Flushes on several servers never send a row twice
- * (each takes its rows with `skip locked` and deletes them in the transaction that notifies).
+ * Sends the announcements left in `generation_outbox`, many per notifying transaction. Submissions no
+ * longer write there (they notify in their own statement, one notifying commit per batch of them), but
+ * servers of the release before still do while a rolling upgrade replaces them; every server flushes the
+ * outbox on a timer, so an announcement whose process died right after its commit still goes out. The
+ * table and this sweep go in a later release. Flushes on several servers never send a row twice (each
+ * takes its rows with `skip locked` and deletes them in the transaction that notifies).
  */
 export class GenerationOutbox {
   private running: Promise<void> | null = null;

@@ -11,7 +11,7 @@ import { publicOrigin } from './services';
 
 /** A server that stops without removing its sockets' presence frees their slots after this long. */
 const PRESENCE_LEASE_MS = 60_000;
-/** How soon an announcement left in the outbox by a process that died after its commit goes out. */
+/** How soon an announcement a server of the release before left in the outbox goes out (GenerationOutbox). */
 const OUTBOX_SWEEP_MS = 1000;
 
 interface Options {
