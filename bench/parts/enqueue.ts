@@ -14,6 +14,8 @@ const RUNS = 5;
  * one-second tick, which quantizes short runs). Refusals are left out of the rate and shown as non-2xx.
  */
 const DURATION_S = 3;
+/** Each route runs this long before the first measured run, so no arm's figures include warming up. */
+const WARM_UP_S = 3;
 const rate = (result: autocannon.Result & { wallMs: number }) => (result['2xx'] * 1000) / result.wallMs;
 
 function cannon(options: autocannon.Options): Promise<autocannon.Result & { wallMs: number }> {
@@ -60,8 +62,8 @@ async function warmUp(origin: string, users: readonly { idToken: string }[]): Pr
 /**
  * Authenticated POST /api/generations (token verification against the emulator, quota, idempotency,
  * enqueue) against a bare Fastify route doing one PostgreSQL insert and one queue.add, on the same
- * PostgreSQL and Redis, with the same connections. Requests go round the user pool, whose balances are
- * seeded large.
+ * PostgreSQL and Redis, with the same connections and the same requests. Requests go round the user pool,
+ * whose balances are seeded large.
  */
 export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
   const stack = new BenchStack();
@@ -78,6 +80,7 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       }),
     );
     await bare.waitFor(/listening/);
+    const bareOrigin = `http://127.0.0.1:${barePort}`;
     const localPort = await freePort();
     const local = stack.track(
       spawnTs('bench/targets/api-local-verify.ts', {
@@ -102,19 +105,14 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       { kind: 'speech', input: 'Hello', voice: 'nova', language: 'en-US' },
     ];
     // Steady state is measured: a running server has seen its users' tokens before, and every route has
-    // run for a second, so no arm's figures include compiling its code.
+    // run for a while (its code compiled, every account touched once).
     await warmUp(origin, users);
     await warmUp(`http://127.0.0.1:${localPort}`, users);
     const warmBody = JSON.stringify(bodies[0]);
-    await cannon({
-      url: `http://127.0.0.1:${barePort}`,
-      connections: CONNECTIONS,
-      duration: 1,
-      requests: [{ method: 'POST', path: '/enqueue', headers: { 'content-type': 'application/json' }, body: warmBody }],
-    });
+    await asUsers(bareOrigin, users, { method: 'POST', path: '/enqueue', body: warmBody }, { duration: WARM_UP_S });
     const warmSubmit = { method: 'POST', path: '/api/generations', body: warmBody } as const;
-    await asUsers(origin, users, warmSubmit, { duration: 1 });
-    await asUsers(`http://127.0.0.1:${localPort}`, users, warmSubmit, { duration: 1 });
+    await asUsers(origin, users, warmSubmit, { duration: WARM_UP_S });
+    await asUsers(`http://127.0.0.1:${localPort}`, users, warmSubmit, { duration: WARM_UP_S });
     const localApi = { rps: [] as number[], p99: [] as number[] };
     const api = { rps: [] as number[], p99: [] as number[], errors: 0 };
     const ceiling = { rps: [] as number[], p99: [] as number[], errors: 0 };
@@ -127,12 +125,14 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       api.p99.push(result.latency.p99);
       api.errors += result.non2xx + result.errors;
 
-      const bareResult = await cannon({
-        url: `http://127.0.0.1:${barePort}`,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        requests: [{ method: 'POST', path: '/enqueue', headers: { 'content-type': 'application/json' }, body }],
-      });
+      // The very same requests, each with its user's ID token (which the bare route ignores), so the load
+      // generator sharing these cores works alike for both.
+      const bareResult = await asUsers(
+        bareOrigin,
+        users,
+        { method: 'POST', path: '/enqueue', body },
+        { duration: DURATION_S },
+      );
       ceiling.rps.push(rate(bareResult));
       ceiling.p99.push(bareResult.latency.p99);
       ceiling.errors += bareResult.non2xx + bareResult.errors;
