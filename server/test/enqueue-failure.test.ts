@@ -32,10 +32,10 @@ const silent = { warn: () => undefined, error: () => undefined };
 /** The service on the real record, with a producer and a view of the line the test decides. */
 function service(
   add: (generation: { id: string }) => Promise<void>,
-  waitingAhead: () => Promise<number> = async () => 1,
+  waitingByPriority: () => Promise<readonly number[]> = async () => [],
 ) {
   const positions = new QueuePositions(database.db, {
-    waitingAhead,
+    waitingByPriority,
     isHeldBack: async () => false,
     workerCount: async () => null,
     meanRunMs: async () => null,

@@ -60,7 +60,7 @@ describe('admin identity', () => {
 
 describe('queue ETA', () => {
   const load = (workers: number | null, meanRunMs: number | null) => ({
-    waitingAhead: async () => 0,
+    waitingByPriority: async () => [],
     isHeldBack: async () => false,
     workerCount: async () => workers,
     meanRunMs: async () => meanRunMs,

@@ -122,6 +122,7 @@ describe('priority', () => {
     await moveTo(pro, 'pro');
     await moveTo(enterprise, 'enterprise');
     const ids: Record<string, string> = {};
+    const places: number[] = [];
     for (const [name, user] of [
       ['free', free],
       ['pro', pro],
@@ -130,14 +131,19 @@ describe('priority', () => {
       const accepted = await apiClient(server.origin, user).submit(speechRequest(`from ${name}`));
       expect(accepted.status).toBe(202);
       ids[name] = accepted.body.id as string;
+      places.push(accepted.body.queue.position as number);
     }
+    // Each answer counts only the jobs that run before it: every plan's first job goes ahead of the free one.
+    expect(places).toEqual([1, 1, 1]);
+    const secondPro = await apiClient(server.origin, pro).submit(speechRequest('from pro, again'));
+    expect(secondPro.body.queue).toMatchObject({ position: 3 });
     const queue = new Queue(queueName('speech'), { connection: context.redis, prefix: context.prefix });
     try {
       const order = async () => (await queue.getPrioritized()).map((job) => job.id);
-      expect(await order()).toEqual([ids.enterprise, ids.pro, ids.free]);
-      // Behind the Enterprise job that was already waiting, ahead of the Pro one.
+      expect(await order()).toEqual([ids.enterprise, ids.pro, secondPro.body.id, ids.free]);
+      // Behind the Enterprise job that was already waiting, ahead of the Pro ones.
       await moveTo(free, 'enterprise');
-      expect(await order()).toEqual([ids.enterprise, ids.free, ids.pro]);
+      expect(await order()).toEqual([ids.enterprise, ids.free, ids.pro, secondPro.body.id]);
     } finally {
       await queue.close();
     }

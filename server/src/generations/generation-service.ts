@@ -82,9 +82,12 @@ export function tooManyInFlight(count: number): ServiceError {
  */
 export class GenerationService {
   private readonly clock: () => number;
+  /** The lowest priority any plan runs at: the line is read that far. */
+  private readonly lastPriority: number;
 
   constructor(private readonly options: GenerationServiceOptions) {
     this.clock = options.clock ?? Date.now;
+    this.lastPriority = Math.max(...Object.values(options.plans).map((plan) => plan.queuePriority));
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
@@ -102,6 +105,10 @@ export class GenerationService {
     await this.checkPlanLimits(user.uid, request);
 
     const { kind, ...rest } = request;
+    // The line is read while the charge commits. The place only informs the page, so a read that fails must
+    // not turn an accepted, charged generation's answer into an error (the creator would submit again and
+    // pay twice): the view then counts the place from the record.
+    const line = this.options.positions.line(kind, this.lastPriority).catch(() => undefined);
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
       uid: user.uid,
@@ -133,13 +140,11 @@ export class GenerationService {
       case 'accepted': {
         const priority = this.options.plans[outcome.plan].queuePriority;
         const enqueued = await this.enqueue(outcome.generation, priority);
-        // The place in line only informs the page: the generation is accepted and charged by now, so a read
-        // that fails must not turn the answer into an error (the creator would submit again and pay twice).
-        // The view then counts the place from the record.
+        const joined = enqueued.status === 'queued' ? await line : undefined;
         const queue =
-          enqueued.status === 'queued'
-            ? await this.options.positions.justQueued(kind, priority).catch(() => undefined)
-            : undefined;
+          joined === undefined
+            ? undefined
+            : await this.options.positions.joined(kind, joined, priority).catch(() => undefined);
         return { generation: await this.options.views.one(enqueued, queue), replayed: false };
       }
     }

@@ -4,8 +4,8 @@ import type { GenerationKind, QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
 export interface QueueLoad {
-  /** Jobs of the kind waiting for a worker with `priority` or a better one (lower), from the queue. */
-  waitingAhead(kind: GenerationKind, priority: number): Promise<number>;
+  /** Jobs of the kind waiting for a worker, by priority from 0 to `upTo` (the index; lower runs first). */
+  waitingByPriority(kind: GenerationKind, upTo: number): Promise<readonly number[]>;
   workerCount(kind: GenerationKind): Promise<number | null>;
   meanRunMs(kind: GenerationKind): Promise<number | null>;
   /** Whether the kind's provider is held back (spend controls): jobs wait with no estimate. */
@@ -36,12 +36,17 @@ export class QueuePositions {
   }
 
   /**
-   * The place of a generation just added to its queue with `priority`: the jobs waiting there that run
-   * before it (its priority or better), itself included. Read from the queue rather than counted in the
-   * record, so a submission costs the same however long the line.
+   * The line as a submission of `kind` finds it, read from the queue (so a submission costs the same however
+   * long the line) while the submission is charged, so that its answer waits for one round trip fewer.
    */
-  async justQueued(kind: GenerationKind, priority: number): Promise<QueuePosition> {
-    return this.eta(kind, Math.max(1, await this.load.waitingAhead(kind, priority)));
+  line(kind: GenerationKind, upToPriority: number): Promise<readonly number[]> {
+    return this.load.waitingByPriority(kind, upToPriority);
+  }
+
+  /** The place of a generation that joined `line` with `priority`: the jobs there that run before it, plus itself. */
+  joined(kind: GenerationKind, line: readonly number[], priority: number): Promise<QueuePosition> {
+    const ahead = line.slice(0, priority + 1).reduce((sum, count) => sum + count, 0);
+    return this.eta(kind, ahead + 1);
   }
 
   /** Positions of those of `ids` still queued. */

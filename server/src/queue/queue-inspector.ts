@@ -35,11 +35,8 @@ export class QueueInspector {
 
   /** Reads of the line that arrive together share one (per kind), begun after each of them was asked. */
   private readonly waitingReads = Object.fromEntries(
-    GENERATION_KINDS.map((kind) => [
-      kind,
-      naturalBatches((priorities: readonly number[]) => this.readWaitingAhead(kind, priorities)),
-    ]),
-  ) as Record<GenerationKind, (priority: number) => Promise<number>>;
+    GENERATION_KINDS.map((kind) => [kind, naturalBatches((upTo: readonly number[]) => this.readWaiting(kind, upTo))]),
+  ) as Record<GenerationKind, (upTo: number) => Promise<number[]>>;
 
   // Read for every queued generation shown: the kill switch and budgets are re-read once a second.
   private readonly heldBack = new LRUCache<GenerationKind, { held: boolean }>({
@@ -71,20 +68,19 @@ export class QueueInspector {
   }
 
   /**
-   * Jobs waiting with `priority` or a better one. The count is read after this call began, so a job the
-   * caller has just added is in it.
+   * Jobs waiting for a worker, by priority from 0 to `upTo` (the index; lower runs first). The counts are
+   * read after this call began.
    */
-  waitingAhead(kind: GenerationKind, priority: number): Promise<number> {
-    return this.waitingReads[kind](priority);
+  waitingByPriority(kind: GenerationKind, upTo: number): Promise<readonly number[]> {
+    return this.waitingReads[kind](upTo);
   }
 
   /** Priority 0 is a job added without one (by an older version): BullMQ runs those first. */
-  private async readWaitingAhead(kind: GenerationKind, priorities: readonly number[]): Promise<number[]> {
-    const every = Array.from({ length: Math.max(...priorities) + 1 }, (_, index) => index);
+  private async readWaiting(kind: GenerationKind, upTo: readonly number[]): Promise<number[][]> {
+    const every = Array.from({ length: Math.max(...upTo) + 1 }, (_, index) => index);
     const counts = await this.producer.queue(kind).getCountsPerPriority(every);
-    return priorities.map((priority) =>
-      every.slice(0, priority + 1).reduce((sum, level) => sum + (counts[level] ?? 0), 0),
-    );
+    const line = every.map((level) => counts[level] ?? 0);
+    return upTo.map((last) => line.slice(0, last + 1));
   }
 
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
