@@ -34,12 +34,11 @@ function service(
   add: (generation: { id: string }) => Promise<void>,
   waitingByPriority: () => Promise<readonly number[]> = async () => [],
 ) {
-  const positions = new QueuePositions(database.db, {
-    waitingByPriority,
-    isHeldBack: async () => false,
-    workerCount: async () => null,
-    meanRunMs: async () => null,
-  });
+  const positions = new QueuePositions(
+    database.db,
+    { waitingByPriority, isHeldBack: async () => false, workerCount: async () => null, meanRunMs: async () => null },
+    DEFAULT_PLAN_RULES,
+  );
   return new GenerationService({
     lifecycle,
     history: new GenerationHistory(database.db),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
 import { isAdmin } from '../src/admin/admin-access';
 import { readCookie } from '../src/auth/cookie-sessions';
 import { ConfigError, loadConfig } from '../src/config';
@@ -67,7 +68,7 @@ describe('queue ETA', () => {
   });
   // The ETA needs no database: only the position, the recent run times and the workers.
   const positions = (workers: number | null, meanRunMs: number | null) =>
-    new QueuePositions(undefined as never, load(workers, meanRunMs));
+    new QueuePositions(undefined as never, load(workers, meanRunMs), DEFAULT_PLAN_RULES);
 
   it('is position × mean run time ÷ workers', async () => {
     expect(await positions(2, 1000).eta('speech', 3)).toEqual({ position: 3, etaMs: 1500 });

@@ -137,6 +137,15 @@ describe('priority', () => {
     expect(places).toEqual([1, 1, 1]);
     const secondPro = await apiClient(server.origin, pro).submit(speechRequest('from pro, again'));
     expect(secondPro.body.queue).toMatchObject({ position: 3 });
+    // A later read counts the place from the record, in the same order.
+    const placeOf = async (user: typeof free, id: string) =>
+      (await apiClient(server.origin, user).get(id)).body.queue.position as number;
+    expect([
+      await placeOf(enterprise, ids.enterprise!),
+      await placeOf(pro, ids.pro!),
+      await placeOf(pro, secondPro.body.id as string),
+      await placeOf(free, ids.free!),
+    ]).toEqual([1, 2, 3, 4]);
     const queue = new Queue(queueName('speech'), { connection: context.redis, prefix: context.prefix });
     try {
       const order = async () => (await queue.getPrioritized()).map((job) => job.id);

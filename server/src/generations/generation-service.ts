@@ -82,12 +82,9 @@ export function tooManyInFlight(count: number): ServiceError {
  */
 export class GenerationService {
   private readonly clock: () => number;
-  /** The lowest priority any plan runs at: the line is read that far. */
-  private readonly lastPriority: number;
 
   constructor(private readonly options: GenerationServiceOptions) {
     this.clock = options.clock ?? Date.now;
-    this.lastPriority = Math.max(...Object.values(options.plans).map((plan) => plan.queuePriority));
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
@@ -108,7 +105,7 @@ export class GenerationService {
     // The line is read while the charge commits. The place only informs the page, so a read that fails must
     // not turn an accepted, charged generation's answer into an error (the creator would submit again and
     // pay twice): the view then counts the place from the record.
-    const line = this.options.positions.line(kind, this.lastPriority).catch(() => undefined);
+    const line = this.options.positions.line(kind).catch(() => undefined);
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
       uid: user.uid,

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@mediagen/core';
-import type { GenerationKind, QueuePosition } from '@mediagen/shared';
+import { PLAN_IDS, type GenerationKind, type PlanCatalogue, type QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
 export interface QueueLoad {
@@ -13,16 +13,24 @@ export interface QueueLoad {
 }
 
 /**
- * Places in line from the record: a queued generation's position is the number of queued generations of
- * its kind submitted before it, itself included. ETA = position × mean recent run time ÷ workers serving
- * the kind: rough on purpose (it knows neither each worker's concurrency nor how far running jobs are),
- * and null until a run of that kind has completed, or while no worker serves the kind.
+ * Places in line, in the order workers take jobs: by the owner's plan's priority, then by submission. From
+ * the record, a queued generation's position is the number of queued generations of its kind that run
+ * before it, itself included (a job moved by a plan change keeps its submission time there, where BullMQ
+ * puts it last of its new level). ETA = position × mean recent run time ÷ workers serving the kind: rough
+ * on purpose (it knows neither each worker's concurrency nor how far running jobs are), and null until a
+ * run of that kind has completed, or while no worker serves the kind.
  */
 export class QueuePositions {
+  /** The lowest priority any plan runs at: a submission reads the line that far. */
+  private readonly lastPriority: number;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly load: QueueLoad,
-  ) {}
+    private readonly plans: PlanCatalogue,
+  ) {
+    this.lastPriority = Math.max(...PLAN_IDS.map((plan) => plans[plan].queuePriority));
+  }
 
   async eta(kind: GenerationKind, position: number): Promise<QueuePosition> {
     const [mean, workers, held] = await Promise.all([
@@ -39,8 +47,8 @@ export class QueuePositions {
    * The line as a submission of `kind` finds it, read from the queue (so a submission costs the same however
    * long the line) while the submission is charged, so that its answer waits for one round trip fewer.
    */
-  line(kind: GenerationKind, upToPriority: number): Promise<readonly number[]> {
-    return this.load.waitingByPriority(kind, upToPriority);
+  line(kind: GenerationKind): Promise<readonly number[]> {
+    return this.load.waitingByPriority(kind, this.lastPriority);
   }
 
   /** The place of a generation that joined `line` with `priority`: the jobs there that run before it, plus itself. */
@@ -52,26 +60,31 @@ export class QueuePositions {
   /** Positions of those of `ids` still queued. */
   async of(ids: readonly string[]): Promise<Map<string, QueuePosition>> {
     if (ids.length === 0) return new Map();
+    const priority = sql`case a.plan ${sql.join(
+      PLAN_IDS.map((plan) => sql`when ${plan} then ${this.plans[plan].queuePriority}::int`),
+      sql` `,
+    )} else ${this.lastPriority}::int end`;
     const rows = await this.db
-      .selectFrom('generations as g')
-      .select((eb) => [
-        'g.id',
-        'g.kind',
-        eb
+      .with('line', (db) =>
+        db
           .selectFrom('generations as q')
-          .select((counter) => counter.fn.countAll<string>().as('ahead'))
-          .whereRef('q.kind', '=', 'g.kind')
+          .leftJoin('accounts as a', 'a.uid', 'q.uid')
+          .select([
+            'q.id',
+            'q.kind',
+            sql<string>`row_number() over (partition by q.kind order by ${priority}, q.created_at, q.id)`.as(
+              'position',
+            ),
+          ])
           .where('q.status', '=', 'queued')
-          .where(sql<boolean>`(q.created_at, q.id) <= (g.created_at, g.id)`)
-          .as('position'),
-      ])
-      .where('g.id', 'in', ids)
-      .where('g.status', '=', 'queued')
+          .where('q.kind', 'in', db.selectFrom('generations').select('kind').where('id', 'in', ids)),
+      )
+      .selectFrom('line')
+      .selectAll()
+      .where('line.id', 'in', ids)
       .execute();
     const positions = new Map<string, QueuePosition>();
-    await Promise.all(
-      rows.map(async (row) => positions.set(row.id, await this.eta(row.kind, Number(row.position ?? 1)))),
-    );
+    await Promise.all(rows.map(async (row) => positions.set(row.id, await this.eta(row.kind, Number(row.position)))));
     return positions;
   }
 }

@@ -34,7 +34,7 @@ export const servicesPlugin = fp<Options>(
     app.decorate('emailHash', (email: string | null) =>
       email === null ? null : emailHash(config.accountTraceSecret, email),
     );
-    const positions = new QueuePositions(database.db, app.inspector);
+    const positions = new QueuePositions(database.db, app.inspector, config.plans);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });
     app.decorate('plans', new PlanService({ lifecycle, producer: app.producer, plans: config.plans }));
