@@ -78,7 +78,8 @@ const ACCOUNT_READ_RETRY_MS = 200;
  * Two caches keep the identity service off the hot path without letting a revoked user in for long: a
  * token's signature and claims are trusted until it expires, and an account's state (deleted, disabled,
  * revoked) for `revalidateSeconds`. So a deleted, disabled or revoked user is refused within that time
- * on every request, and at once where `fresh` is asked for. When the identity service cannot be reached,
+ * on every request, and at once where `fresh` is asked for. An account in use is read again before its
+ * time runs out, so its requests do not wait for that read. When the identity service cannot be reached,
  * the last known account state is kept rather than locking every user out; `fresh` reads fail closed.
  */
 export function createFirebaseVerifier(firebase: ServerConfig['firebase']): IdentityVerifier {
@@ -103,7 +104,7 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
 
   constructor(
     private readonly auth: Auth,
-    revalidateMs: number,
+    private readonly revalidateMs: number,
     readonly close: () => Promise<void>,
   ) {
     this.accounts = new LRUCache<string, AccountStatus>({
@@ -135,7 +136,14 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
       this.accounts.set(uid, status);
       return status;
     }
-    const status = await this.accounts.fetch(uid);
+    // An account seen in the last quarter of its time is read again in the background, and served as known
+    // meanwhile (never past its time): a user who keeps using the app never waits for the identity service.
+    const remainingMs = this.accounts.getRemainingTTL(uid);
+    const known = remainingMs > 0;
+    if (known && remainingMs <= this.revalidateMs / 4) {
+      void this.accounts.fetch(uid, { forceRefresh: true, allowStale: true });
+    }
+    const status = await this.accounts.fetch(uid, { allowStale: known });
     // Nothing known of the account and the read failed: the service is away, the token not at fault.
     if (status === undefined) throw new Error('the identity service could not be reached');
     return status;
