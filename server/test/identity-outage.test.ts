@@ -1,8 +1,6 @@
-import { createServer, request as forward, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { createTestContext, socketRefusal, type TestApp, type TestContext } from './support/app';
+import { startIdentityGateway, type IdentityGateway } from './support/identity-gateway';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
@@ -13,47 +11,28 @@ import { createTestUser, type TestUser } from './support/users';
  */
 let context: TestContext;
 let server: TestApp;
-let gateway: Server;
+let gateway: IdentityGateway;
 let known: TestUser;
 let newcomer: TestUser;
 let identityDown = false;
 
 beforeAll(async () => {
   [known, newcomer] = await Promise.all([createTestUser(), createTestUser()]);
-  const [emulatorHost, emulatorPort] = authEmulatorHost().split(':');
-  gateway = createServer((incoming, outgoing) => {
-    if (identityDown) {
-      // 500, not 503: firebase-admin retries a 503 for several seconds before it gives up.
-      outgoing.writeHead(500, { 'content-type': 'text/plain' }).end('identity service failing');
-      return;
-    }
-    const upstream = forward(
-      {
-        host: emulatorHost,
-        port: Number(emulatorPort),
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    upstream.on('error', () => outgoing.destroy());
-    incoming.pipe(upstream);
+  gateway = await startIdentityGateway((outgoing, pass) => {
+    // 500, not 503: firebase-admin retries a 503 for several seconds before it gives up.
+    if (identityDown) outgoing.writeHead(500, { 'content-type': 'text/plain' }).end('identity service failing');
+    else pass();
   });
-  await new Promise<void>((listening) => gateway.listen(0, '127.0.0.1', listening));
   context = await createTestContext();
   server = await context.start({
-    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+    FIREBASE_AUTH_EMULATOR_HOST: gateway.host,
     // An account's state is asked for again after a second, so the outage is seen soon.
     AUTH_REVALIDATE_SECONDS: '1',
   });
 });
 afterAll(async () => {
   await context?.cleanup();
-  await new Promise((closed) => gateway?.close(closed));
+  await gateway?.close();
 });
 
 const me = (token: string) => fetch(`${server.origin}/api/me`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,8 +1,6 @@
-import { createServer, request as forward, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { createTestContext, type TestApp, type TestContext } from './support/app';
+import { startIdentityGateway, type IdentityGateway } from './support/identity-gateway';
 import { createTestUser, type TestUser } from './support/users';
 
 /**
@@ -14,7 +12,7 @@ const REVALIDATE_SECONDS = 8;
 
 let context: TestContext;
 let server: TestApp;
-let gateway: Server;
+let gateway: IdentityGateway;
 let user: TestUser;
 let holding = false;
 const held: (() => void)[] = [];
@@ -26,39 +24,20 @@ function release(): void {
 
 beforeAll(async () => {
   user = await createTestUser();
-  const [emulatorHost, emulatorPort] = authEmulatorHost().split(':');
-  gateway = createServer((incoming, outgoing) => {
-    const pass = () => {
-      const upstream = forward(
-        {
-          host: emulatorHost,
-          port: Number(emulatorPort),
-          path: incoming.url,
-          method: incoming.method,
-          headers: incoming.headers,
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      upstream.on('error', () => outgoing.destroy());
-      incoming.pipe(upstream);
-    };
+  gateway = await startIdentityGateway((_outgoing, pass) => {
     if (holding) held.push(pass);
     else pass();
   });
-  await new Promise<void>((listening) => gateway.listen(0, '127.0.0.1', listening));
   context = await createTestContext();
   server = await context.start({
-    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+    FIREBASE_AUTH_EMULATOR_HOST: gateway.host,
     AUTH_REVALIDATE_SECONDS: String(REVALIDATE_SECONDS),
   });
 });
 afterAll(async () => {
   release();
   await context?.cleanup();
-  await new Promise((closed) => gateway?.close(closed));
+  await gateway?.close();
 });
 
 const me = () => fetch(`${server.origin}/api/me`, { headers: { authorization: `Bearer ${user.idToken}` } });
