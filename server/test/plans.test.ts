@@ -153,6 +153,13 @@ describe('priority', () => {
       // Behind the Enterprise job that was already waiting, ahead of the Pro ones.
       await moveTo(free, 'enterprise');
       expect(await order()).toEqual([ids.enterprise, ids.free, ids.pro, secondPro.body.id]);
+      // The places the page shows follow the move: last of its new level, not by submission time.
+      expect([
+        await placeOf(enterprise, ids.enterprise!),
+        await placeOf(free, ids.free!),
+        await placeOf(pro, ids.pro!),
+        await placeOf(pro, secondPro.body.id as string),
+      ]).toEqual([1, 2, 3, 4]);
     } finally {
       await queue.close();
     }

@@ -161,6 +161,7 @@ export async function startGenerationWorkers(
   });
   const aging = new PriorityAging({
     db: database.db,
+    lifecycle,
     queues,
     afterMs: config.priorityAgingMs,
     topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),

@@ -87,7 +87,7 @@ export class Reconciler {
     const unfinished = await db
       .selectFrom('generations as g')
       .leftJoin('accounts as a', 'a.uid', 'g.uid')
-      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'a.plan'])
+      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'a.plan'])
       .where('g.status', 'in', ['queued', 'active'])
       .where('g.updated_at', '<', new Date(now - this.options.staleAfterMs))
       .orderBy('g.updated_at')
@@ -121,16 +121,14 @@ export class Reconciler {
         }
         continue;
       }
+      // At the priority it had (the priority aging may have moved it up); BullMQ puts it last of that level.
+      const priority = generation.queue_priority ?? this.options.plans[generation.plan ?? 'free'].queuePriority;
       await queue.add(
         generation.kind,
         { kind: generation.kind },
-        generationJobOptions(
-          generation.id,
-          this.options.retry,
-          this.options.retention,
-          this.options.plans[generation.plan ?? 'free'].queuePriority,
-        ),
+        generationJobOptions(generation.id, this.options.retry, this.options.retention, priority),
       );
+      if (generation.status === 'queued') await lifecycle.moveInLine(generation.id, priority);
       report.requeued.push(generation.id);
     }
     return report;

@@ -5,6 +5,7 @@ import * as libraryAndAccountClosure from './migrations/0002-library-and-account
 import * as generationOutbox from './migrations/0003-generation-outbox';
 import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-artifacts';
 import * as providerSpend from './migrations/0005-provider-spend';
+import * as queueLine from './migrations/0006-queue-line';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-generation-outbox': generationOutbox,
   '0004-plans-and-marked-artifacts': plansAndMarkedArtifacts,
   '0005-provider-spend': providerSpend,
+  '0006-queue-line': queueLine,
 };
 
 export class MigrationError extends Error {

@@ -65,6 +65,10 @@ export interface GenerationsTable {
   started_at: ColumnType<Date | null, Date | null, Date | null>;
   provider_started_at: ColumnType<Date | null, Date | null, Date | null>;
   finished_at: ColumnType<Date | null, Date | null, Date | null>;
+  /** A queued generation's place in its queue, as BullMQ orders it: its job's priority (lower runs first)… */
+  queue_priority: ColumnType<number | null, number | null | undefined, number | null>;
+  /** …then when it joined that level, from the `generations_queue_order` sequence (bigint: read as a string). */
+  queue_order: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export const LEDGER_MOVEMENTS = ['charge', 'refund', 'spend', 'period_reset', 'plan_change'] as const;

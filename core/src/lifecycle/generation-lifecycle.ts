@@ -79,6 +79,8 @@ const UNIQUE_VIOLATION = '23505';
 const FIRST_PLAN: PlanId = 'free';
 const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
 const allowanceColumn = (kind: GenerationKind) => sql.ref(`${kind}_allowance`);
+/** A generation (re)joining its queue's level goes last of it, as BullMQ's own counter orders jobs. */
+const NEXT_IN_LINE = sql<string>`nextval('generations_queue_order')`;
 
 /**
  * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
@@ -255,7 +257,8 @@ export class GenerationLifecycle {
       ), old as (
         select i.ord, i.id, i.kind, i.request, i.prompt, i.key, i.body_hash, i.max_in_flight,
           a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
-          p.image_allowance, p.video_allowance, p.speech_allowance, a.period_started_at <= ${ts} - p.period as due,
+          p.image_allowance, p.video_allowance, p.speech_allowance, p.queue_priority,
+          a.period_started_at <= ${ts} - p.period as due,
           coalesce((select s.usd from user_spend_daily s where s.uid = a.uid and s.day = ${utcDay(now.getTime())}::date), 0)
             >= p.daily_spend_cap as spend_capped
         from input i join accounts a on a.uid = i.uid join ${this.planRules()} on p.plan = a.plan
@@ -278,13 +281,14 @@ export class GenerationLifecycle {
             GENERATION_KINDS.map((kind) => sql`when ${kind} then ${available(kind)}`),
             sql` `,
           )} end > 0
-        returning o.ord, o.id, o.uid, o.kind, o.request, o.prompt, o.key, o.body_hash, o.due,
+        returning o.ord, o.id, o.uid, o.kind, o.request, o.prompt, o.key, o.body_hash, o.due, o.queue_priority,
           o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
           o.image_allowance, o.video_allowance, o.speech_allowance
       ), generation as (
-        insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at)
-        select c.id, c.uid, c.kind, 'queued', 1, c.request, c.prompt, 'held', ${ts}, ${ts}
-        from charged c order by c.ord
+        insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at,
+          queue_priority, queue_order)
+        select c.id, c.uid, c.kind, 'queued', 1, c.request, c.prompt, 'held', ${ts}, ${ts}, c.queue_priority, ${NEXT_IN_LINE}
+        from (select * from charged order by ord) as c
         returning *
       ), idempotency as (
         insert into idempotency_keys (uid, key, generation_id, body_hash, created_at)
@@ -450,11 +454,11 @@ export class GenerationLifecycle {
       if (current.status !== 'failed') return { ok: false, reason: 'not-allowed', current: toRecord(current) } as const;
       const now = this.now();
       const column = tokensColumn(current.kind);
-      const account = await sql<{ uid: string }>`
+      const account = await sql<{ plan: PlanId }>`
         update accounts set in_flight = in_flight + 1
           ${charge ? sql`, ${column} = ${column} - 1` : sql``}
         where uid = ${current.uid} ${charge ? sql`and ${column} > 0` : sql``}
-        returning uid`.execute(trx);
+        returning plan`.execute(trx);
       if (account.rows.length === 0) return { ok: false, reason: 'exhausted', current: toRecord(current) } as const;
       if (charge) {
         await trx
@@ -473,7 +477,8 @@ export class GenerationLifecycle {
       const moved = await sql<Record<string, unknown>>`
         update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
           token = ${charge ? 'held' : 'waived'}, paid_calls = 0, error_code = null, error_message = null,
-          started_at = null, provider_started_at = null, provider_task_id = null, finished_at = null
+          started_at = null, provider_started_at = null, provider_task_id = null, finished_at = null,
+          queue_priority = ${this.plans[account.rows[0]!.plan].queuePriority}, queue_order = ${NEXT_IN_LINE}
         where g.id = ${id}
         returning g.*, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) as notified`.execute(trx);
       return { ok: true, generation: toRecord(moved.rows[0]!), changed: true } as const;
@@ -532,14 +537,30 @@ export class GenerationLifecycle {
     };
   }
 
-  /** The user's generations still waiting for a worker. */
+  /** The user's generations still waiting for a worker, in the order they wait in. */
   async queuedOf(uid: string): Promise<{ id: string; kind: GenerationKind }[]> {
     return this.db
       .selectFrom('generations')
       .select(['id', 'kind'])
       .where('uid', '=', uid)
       .where('status', '=', 'queued')
+      .orderBy('queue_priority')
+      .orderBy('queue_order')
       .execute();
+  }
+
+  /**
+   * A waiting generation's job was given `priority` (the priority aging moved it up): the record's line
+   * follows, last of that level as in BullMQ. False when it no longer waits.
+   */
+  async moveInLine(id: string, priority: number): Promise<boolean> {
+    const { numUpdatedRows } = await this.db
+      .updateTable('generations')
+      .set({ queue_priority: priority, queue_order: NEXT_IN_LINE })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 
   /** The user's plan (Free for a user with no account yet). */
@@ -551,7 +572,8 @@ export class GenerationLifecycle {
   /**
    * Moves a user to another plan, at once. What the current period has spent stays spent: each balance
    * becomes the new allowance less that (never below 0), or the whole new allowance when the old period
-   * was already over; the period itself goes on. One ledger line per kind whose balance moved.
+   * was already over; the period itself goes on. One ledger line per kind whose balance moved. Generations
+   * still waiting join the new plan's priority level, last of it (as BullMQ moves their jobs).
    */
   async setPlan(
     uid: string,
@@ -585,6 +607,9 @@ export class GenerationLifecycle {
           ('video', c.video_tokens - c.old_video),
           ('speech', c.speech_tokens - c.old_speech)) as moves(kind, amount)
         where moves.amount <> 0
+      ), moved_in_line as (
+        update generations g set queue_priority = ${rules.queuePriority}, queue_order = ${NEXT_IN_LINE}
+        from changed c where g.uid = ${uid} and g.status = 'queued'
       )
       select from_plan from changed`.execute(this.db);
     const from = rows[0]?.from_plan ?? plan;
@@ -596,10 +621,11 @@ export class GenerationLifecycle {
     const rows = PLAN_IDS.map((plan) => {
       const { allowance } = this.plans[plan];
       return sql`(${plan}::text, ${allowance.image}::int, ${allowance.video}::int, ${allowance.speech}::int,
-        ${periodMs(this.plans[plan])} * interval '1 millisecond', ${this.plans[plan].dailySpendCapUsd}::numeric)`;
+        ${periodMs(this.plans[plan])} * interval '1 millisecond', ${this.plans[plan].dailySpendCapUsd}::numeric,
+        ${this.plans[plan].queuePriority}::int)`;
     });
     return sql`(values ${sql.join(rows)})
-      as p(plan, image_allowance, video_allowance, speech_allowance, period, daily_spend_cap)`;
+      as p(plan, image_allowance, video_allowance, speech_allowance, period, daily_spend_cap, queue_priority)`;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '@mediagen/core';
 import { PLAN_IDS, type GenerationKind, type PlanCatalogue, type QueuePosition } from '@mediagen/shared';
 
@@ -13,10 +13,10 @@ export interface QueueLoad {
 }
 
 /**
- * Places in line, in the order workers take jobs: by the owner's plan's priority, then by submission. From
- * the record, a queued generation's position is the number of queued generations of its kind that run
- * before it, itself included (a job moved by a plan change keeps its submission time there, where BullMQ
- * puts it last of its new level). ETA = position × mean recent run time ÷ workers serving the kind: rough
+ * Places in line, in the order workers take jobs: by priority (the owner's plan's, or the top one once
+ * the priority aging moved the job up), then in the order jobs joined that level. From the record, a queued
+ * generation's position is the number of queued generations of its kind that run before it, itself
+ * included. ETA = position × mean recent run time ÷ workers serving the kind: rough
  * on purpose (it knows neither each worker's concurrency nor how far running jobs are), and null until a
  * run of that kind has completed, or while no worker serves the kind.
  */
@@ -27,7 +27,7 @@ export class QueuePositions {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly load: QueueLoad,
-    private readonly plans: PlanCatalogue,
+    plans: PlanCatalogue,
   ) {
     this.lastPriority = Math.max(...PLAN_IDS.map((plan) => plans[plan].queuePriority));
   }
@@ -57,31 +57,34 @@ export class QueuePositions {
     return this.eta(kind, ahead + 1);
   }
 
-  /** Positions of those of `ids` still queued. */
+  /**
+   * Positions of those of `ids` still queued, each counted through the line's index as far as itself. One
+   * written by a server of the release before (no place in the line recorded) gets none.
+   */
   async of(ids: readonly string[]): Promise<Map<string, QueuePosition>> {
     if (ids.length === 0) return new Map();
-    const priority = sql`case a.plan ${sql.join(
-      PLAN_IDS.map((plan) => sql`when ${plan} then ${this.plans[plan].queuePriority}::int`),
-      sql` `,
-    )} else ${this.lastPriority}::int end`;
     const rows = await this.db
-      .with('line', (db) =>
-        db
+      .selectFrom('generations as g')
+      .select((eb) => [
+        'g.id',
+        'g.kind',
+        eb
           .selectFrom('generations as q')
-          .leftJoin('accounts as a', 'a.uid', 'q.uid')
-          .select([
-            'q.id',
-            'q.kind',
-            sql<string>`row_number() over (partition by q.kind order by ${priority}, q.created_at, q.id)`.as(
-              'position',
-            ),
-          ])
+          .select(eb.fn.countAll<string>().as('ahead'))
           .where('q.status', '=', 'queued')
-          .where('q.kind', 'in', db.selectFrom('generations').select('kind').where('id', 'in', ids)),
-      )
-      .selectFrom('line')
-      .selectAll()
-      .where('line.id', 'in', ids)
+          .whereRef('q.kind', '=', 'g.kind')
+          .where((ahead) =>
+            ahead(
+              ahead.refTuple('q.queue_priority', 'q.queue_order'),
+              '<=',
+              ahead.refTuple('g.queue_priority', 'g.queue_order'),
+            ),
+          )
+          .as('position'),
+      ])
+      .where('g.id', 'in', ids)
+      .where('g.status', '=', 'queued')
+      .where('g.queue_priority', 'is not', null)
       .execute();
     const positions = new Map<string, QueuePosition>();
     await Promise.all(rows.map(async (row) => positions.set(row.id, await this.eta(row.kind, Number(row.position)))));
