@@ -33,7 +33,9 @@ export class RecordRelaySource implements RelaySource {
       .where('kind', '=', kind)
       .where('status', '=', 'queued')
       .where('uid', 'in', uids)
-      .orderBy('created_at')
+      // The front of the line first: the places most likely to have moved, and the soonest to run.
+      .orderBy('queue_priority')
+      .orderBy('queue_order')
       .limit(MAX_POSITION_UPDATES)
       .execute();
     const positions = await this.positions.of(rows.map((row) => row.id));
