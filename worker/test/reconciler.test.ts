@@ -121,6 +121,33 @@ describe('the reconciler', () => {
     await pool.close(1000);
   });
 
+  it('puts a lost job back at the priority its record kept, last of that level in the queue and in the record', async () => {
+    // No worker takes speech here: the jobs wait, in an order that can be read.
+    const pool = await harness.startWorkers({ kinds: ['image'] });
+    const ENTERPRISE = 1;
+    // A free job the priority aging moved to the top, whose job was then lost (a Redis flush).
+    const lost = await recordedOnly('speech', speechRequest('moved up, then lost'));
+    await harness.lifecycle.moveInLine(lost.id, ENTERPRISE);
+    // Another moved up after it, whose job survived.
+    const stayed = await harness.submit('speech', speechRequest('moved up, still waiting'), { priority: ENTERPRISE });
+    await harness.lifecycle.moveInLine(stayed.id, ENTERPRISE);
+
+    expect((await pool.reconcile())?.requeued).toContain(lost.id);
+    expect((await harness.queue('speech').getJob(lost.id))?.priority).toBe(ENTERPRISE);
+    const ids = [lost.id, stayed.id];
+    const queued = (await harness.queue('speech').getPrioritized()).map((job) => job.id!);
+    expect(queued.filter((id) => ids.includes(id))).toEqual([stayed.id, lost.id]);
+    const recorded = await harness.records.db
+      .selectFrom('generations')
+      .select('id')
+      .where('id', 'in', ids)
+      .orderBy('queue_priority')
+      .orderBy('queue_order')
+      .execute();
+    expect(recorded.map((row) => row.id)).toEqual([stayed.id, lost.id]);
+    await pool.close(1000);
+  });
+
   it('runs in one process at a time', async () => {
     const [a, b] = [await harness.startWorkers({ kinds: ['image'] }), await harness.startWorkers({ kinds: ['image'] })];
     const reports = await Promise.all([a.reconcile(), b.reconcile(), a.reconcile()]);
