@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished, vi } from 'vitest';
 import { WorkerHarness, imageRequest, type WorkerProcess } from './support/harness';
 
 // Every provider call takes 700 ms, so a SIGTERM finds jobs in the middle of their call.
@@ -6,20 +6,22 @@ const harness = new WorkerHarness();
 const completions = new Map<string, number>();
 
 beforeAll(async () => {
-  await harness.start({ latencyMs: 700 });
+  await harness.start({ latencyMs: CALL_MS });
   harness
     .queueEvents('image')
     .on('completed', ({ jobId }) => completions.set(jobId, (completions.get(jobId) ?? 0) + 1));
 });
 afterAll(() => harness.stop(), 30_000);
 
-const workerEnv = { WORKER_KINDS: 'image', CONCURRENCY_IMAGE: '2', SHUTDOWN_GRACE_MS: '200', WORKER_LOCK_MS: '1000' };
+const CALL_MS = 700;
+const GRACE_MS = 200;
+const workerEnv = {
+  WORKER_KINDS: 'image',
+  CONCURRENCY_IMAGE: '2',
+  SHUTDOWN_GRACE_MS: String(GRACE_MS),
+  WORKER_LOCK_MS: '1000',
+};
 const nameOf = (worker: WorkerProcess) => worker.name;
-
-async function activeBy(): Promise<Set<string>> {
-  const jobs = await harness.queue('image').getActive();
-  return new Set(jobs.map((job) => job.processedBy).filter((name): name is string => name !== undefined));
-}
 
 async function submitMany(count: number) {
   return Promise.all(
@@ -32,13 +34,20 @@ it('two worker processes share the work, and SIGTERM to a busy one hands its job
     harness.spawnWorker({ ...workerEnv, WORKER_NAME: 'first' }),
     harness.spawnWorker({ ...workerEnv, WORKER_NAME: 'second' }),
   ]);
+  // Should an expectation fail, no worker of this test may take the next test's jobs.
+  onTestFinished(() => [first, second].forEach((worker) => worker.kill('SIGKILL')));
   const submitted = await submitMany(8);
+  // Stopped while both work, and while the first has a call far from its end: it cannot end within the
+  // grace period, so that job must be handed back (a call about to end would simply complete).
   await vi.waitUntil(
     async () => {
-      const names = await activeBy();
-      return names.has(nameOf(first)) && names.has(nameOf(second));
+      const active = await harness.queue('image').getActive();
+      const callJustBegun = active.some(
+        (job) => job.processedBy === nameOf(first) && Date.now() - (job.processedOn ?? 0) < (CALL_MS - GRACE_MS) / 2,
+      );
+      return callJustBegun && active.some((job) => job.processedBy === nameOf(second));
     },
-    { timeout: 10_000, interval: 25 },
+    { timeout: 10_000, interval: 10 },
   );
 
   first.kill('SIGTERM');
