@@ -201,6 +201,7 @@ describe('closing an account', () => {
       expect((await callApi(token, 'GET', '/api/me')).status).toBe(401);
       const again = await createUser(emulator, email);
       const me = await callApi<Me>(again, 'GET', '/api/me');
+      expect(me.status, JSON.stringify(me.body)).toBe(200);
       expect(me.body.tokens).toEqual({ image: 1, video: 1, speech: 1 });
       expectNoConsoleErrors(errors, 'account deletion');
     } finally {

@@ -327,6 +327,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (error instanceof HandBack) {
         await job.moveToWait(token);
         metrics.handedBackJob(kind);
+        deps.log(`${id}: shutting down, handed back to the queue (attempt not used)`);
         await job.log('worker shutting down: handed back to the queue (attempt not used)').catch(() => undefined);
         throw new WaitingError();
       }
