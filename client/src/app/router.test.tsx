@@ -140,6 +140,7 @@ describe('app routes', () => {
     const user = renderAt('/dashboard');
     await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
     expect(await screen.findByRole('dialog', { name: 'Sign in to continue' })).toBeDefined();
-    expect(firebase.load).toHaveBeenCalled();
+    // The form starts the download once it is on screen (an effect, which may run just after it shows).
+    await vi.waitFor(() => expect(firebase.load).toHaveBeenCalled());
   });
 });
