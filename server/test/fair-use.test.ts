@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenerationLifecycle, queueName, type GenerationJobData } from '@mediagen/core';
 import { deleteKeys } from '@mediagen/testing';
+import { rateLimitNamespace } from '../src/routes/api';
 import { createTestContext, type TestApp, type TestContext } from './support/app';
 import { scrape, sample } from './support/metrics';
 import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
@@ -139,6 +140,34 @@ describe('RATE_LIMIT_PER_MINUTE', () => {
     // Another user has a budget of their own.
     expect((await apiClient(limited.origin, other).me()).status).toBe(200);
     await Promise.all([limited.close(), second.close()]);
+  });
+
+  it('counts every one of many simultaneous requests, however they arrive, and lets each counter expire', async () => {
+    const prefix = `${context.prefix}-rl`;
+    const servers = [
+      await context.start({ RATE_LIMIT_PER_MINUTE: '5', QUEUE_PREFIX: prefix }),
+      await context.start({ RATE_LIMIT_PER_MINUTE: '5', QUEUE_PREFIX: prefix }),
+    ];
+    const users = [await createTestUser(), await createTestUser()];
+    // Eight requests per user at once, half to each server: they reach Redis together, several in one call.
+    const statuses = await Promise.all(
+      users.map((user) =>
+        Promise.all(
+          Array.from(
+            { length: 8 },
+            async (_, index) => (await apiClient(servers[index % 2]!.origin, user).me()).status,
+          ),
+        ),
+      ),
+    );
+    for (const own of statuses) expect(own.sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+
+    for (const user of users) {
+      const ttl = await context.redis.pttl(`${rateLimitNamespace(prefix)}uid:${user.uid}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+    await Promise.all(servers.map((server) => server.close()));
   });
 
   it('counts anonymous callers by IP', async () => {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import { GenerationLifecycle, createArtifactStore, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
 import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
@@ -9,6 +10,9 @@ import { GenerationHistory } from '../generations/generation-history';
 import { GenerationService } from '../generations/generation-service';
 import { GenerationViews } from '../generations/generation-views';
 import { QueuePositions } from '../generations/queue-positions';
+
+/** As many as the identity verifier keeps accounts. */
+const EMAIL_HASH_CACHE_SIZE = 50_000;
 
 interface Options {
   clock?: (() => number) | undefined;
@@ -31,9 +35,12 @@ export const servicesPlugin = fp<Options>(
       'appSessions',
       new CookieSessions(app.redis, config.queuePrefix, 'app', config.sessionTtlSeconds, clock),
     );
-    app.decorate('emailHash', (email: string | null) =>
-      email === null ? null : emailHash(config.accountTraceSecret, email),
-    );
+    // Every submission and balance read asks for it; an HMAC costs more than finding one already made.
+    const emailHashes = new LRUCache<string, string>({
+      max: EMAIL_HASH_CACHE_SIZE,
+      memoMethod: (email) => emailHash(config.accountTraceSecret, email),
+    });
+    app.decorate('emailHash', (email: string | null) => (email === null ? null : emailHashes.memo(email)));
     const positions = new QueuePositions(database.db, app.inspector, config.plans);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });

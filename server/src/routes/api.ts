@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
+import { batchedRateLimitStore } from '../http/batched-rate-limit-store';
 import { notReady, ServiceError } from '../http/errors';
 import { generationRoutes } from './generations';
 import { meRoutes } from './me';
@@ -21,8 +22,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(rateLimit, {
     max: config.limits.rateLimitPerMinute,
     timeWindow: ONE_MINUTE_MS,
-    redis: app.redis,
-    nameSpace: rateLimitNamespace(config.queuePrefix),
+    store: batchedRateLimitStore(app.redis, rateLimitNamespace(config.queuePrefix)),
     keyGenerator: (request) => (request.user === null ? `ip:${request.ip}` : `uid:${request.user.uid}`),
     errorResponseBuilder: () => new ServiceError(429, 'RATE_LIMITED'),
   });
