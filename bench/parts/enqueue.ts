@@ -1,12 +1,16 @@
 import autocannon from 'autocannon';
 import { REDIS_URL, freePort, median, spawnTs } from '../lib/env';
-import { waitHttp } from '../lib/stack';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
 import { seedLargeBalances } from '../lib/users';
 import type { BenchContext } from '../run';
 
 const CONNECTIONS = 20;
+/**
+ * A second, busier load: the API gathers the submissions that arrive together into one rate-limit call,
+ * one charge statement and one `addBulk`, which pays more the more clients there are at once.
+ */
+const BUSY_CONNECTIONS = 50;
 const RUNS = 5;
 
 /**
@@ -33,12 +37,13 @@ function asUsers(
   users: readonly { idToken: string }[],
   request: { method: 'GET' | 'POST'; path: string; body?: string },
   run: { duration: number } | { amount: number },
+  connections = CONNECTIONS,
 ): Promise<autocannon.Result & { wallMs: number }> {
   let next = 0;
   const contentType: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' };
   return cannon({
     url: origin,
-    connections: CONNECTIONS,
+    connections,
     ...run,
     requests: [
       {
@@ -81,22 +86,6 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     );
     await bare.waitFor(/listening/);
     const bareOrigin = `http://127.0.0.1:${barePort}`;
-    const localPort = await freePort();
-    const local = stack.track(
-      spawnTs('bench/targets/api-local-verify.ts', {
-        DATABASE_URL: await stack.databaseUrl(),
-        REDIS_URL,
-        QUEUE_PREFIX: `${stack.prefix}-local`,
-        DATA_DIR: stack.dataDir,
-        PORT: String(localPort),
-        FIREBASE_AUTH_EMULATOR_HOST: context.emulatorHost,
-        RATE_LIMIT_PER_MINUTE: '100000',
-        MAX_IN_FLIGHT_PER_USER: '1000',
-        LOG_LEVEL: 'warn',
-      }),
-    );
-    await local.waitFor(/listening/);
-    await waitHttp(`http://127.0.0.1:${localPort}/readyz`, local);
     const users = context.users.slice(0, 1500);
     await seedLargeBalances(await stack.databaseUrl(), users);
     const bodies = [
@@ -107,15 +96,14 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
     // Steady state is measured: a running server has seen its users' tokens before, and every route has
     // run for a while (its code compiled, every account touched once).
     await warmUp(origin, users);
-    await warmUp(`http://127.0.0.1:${localPort}`, users);
     const warmBody = JSON.stringify(bodies[0]);
     await asUsers(bareOrigin, users, { method: 'POST', path: '/enqueue', body: warmBody }, { duration: WARM_UP_S });
     const warmSubmit = { method: 'POST', path: '/api/generations', body: warmBody } as const;
     await asUsers(origin, users, warmSubmit, { duration: WARM_UP_S });
-    await asUsers(`http://127.0.0.1:${localPort}`, users, warmSubmit, { duration: WARM_UP_S });
-    const localApi = { rps: [] as number[], p99: [] as number[] };
     const api = { rps: [] as number[], p99: [] as number[], errors: 0 };
     const ceiling = { rps: [] as number[], p99: [] as number[], errors: 0 };
+    const busyApi = { rps: [] as number[], p99: [] as number[] };
+    const busyCeiling = { rps: [] as number[], p99: [] as number[] };
     const me = { rps: [] as number[], p99: [] as number[] };
     for (let run = 0; run < RUNS; run += 1) {
       const body = JSON.stringify(bodies[run % bodies.length]);
@@ -137,9 +125,19 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       ceiling.p99.push(bareResult.latency.p99);
       ceiling.errors += bareResult.non2xx + bareResult.errors;
 
-      const localResult = await asUsers(`http://127.0.0.1:${localPort}`, users, submit, { duration: DURATION_S });
-      localApi.rps.push(rate(localResult));
-      localApi.p99.push(localResult.latency.p99);
+      const busy = { duration: DURATION_S };
+      const busyResult = await asUsers(origin, users, submit, busy, BUSY_CONNECTIONS);
+      busyApi.rps.push(rate(busyResult));
+      busyApi.p99.push(busyResult.latency.p99);
+      const busyBare = await asUsers(
+        bareOrigin,
+        users,
+        { method: 'POST', path: '/enqueue', body },
+        busy,
+        BUSY_CONNECTIONS,
+      );
+      busyCeiling.rps.push(rate(busyBare));
+      busyCeiling.p99.push(busyBare.latency.p99);
 
       // What token verification alone costs: GET /api/me is auth + one read of the account.
       const meResult = await asUsers(origin, users, { method: 'GET', path: '/api/me' }, { duration: DURATION_S });
@@ -170,14 +168,12 @@ export async function enqueueBench(context: BenchContext): Promise<Figure[]> {
       },
       {
         part: 'enqueue',
-        name: 'same POST, token checked in-process (no emulator lookup)',
-        value: median(localApi.rps),
+        name: `same POST, ${BUSY_CONNECTIONS} conns (median of ${RUNS})`,
+        value: median(busyApi.rps),
         unit: 'req/s',
-        ceiling: ceilingRps,
-        ratio: median(localApi.rps) / ceilingRps,
-        target: '≥ 0.6 of ceiling',
-        met: median(localApi.rps) / ceilingRps >= 0.6,
-        note: `p99 ${median(localApi.p99).toFixed(0)} ms; diagnostic: the server's own cost without firebase-admin's per-call emulator account lookup`,
+        ceiling: median(busyCeiling.rps),
+        ratio: median(busyApi.rps) / median(busyCeiling.rps),
+        note: `p99 ${median(busyApi.p99).toFixed(0)} vs ${median(busyCeiling.p99).toFixed(0)} ms; diagnostic: more clients at once, larger batches`,
       },
       {
         part: 'enqueue',

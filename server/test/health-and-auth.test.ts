@@ -131,6 +131,24 @@ describe('errors', () => {
     });
   });
 
+  it('sends the security headers on every answer, refusals and unknown routes included', async () => {
+    const answers = await Promise.all([
+      fetch(`${server.origin}/api/me`, { headers: bearer(user) }),
+      fetch(`${server.origin}/api/me`),
+      fetch(`${server.origin}/nowhere`),
+    ]);
+    expect(answers.map((response) => response.status)).toEqual([200, 401, 404]);
+    for (const response of answers) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      // The admin pages use inline scripts and styles.
+      expect(response.headers.get('content-security-policy')).toBeNull();
+    }
+  });
+
   it('allows CORS for the configured origin only', async () => {
     const allowed = await fetch(`${server.origin}/api/me`, {
       method: 'OPTIONS',
