@@ -60,7 +60,8 @@ function run(entry: string, env: Record<string, string>, ready: RegExp): Promise
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('exit', (code) => {
+    // After its output is read to the end, not merely after it exited.
+    child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, output, started });
     });

@@ -20,7 +20,8 @@ function track(child: ChildProcess): ChildHandle {
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // 'close', not 'exit': the process may have ended before the last of what it printed has been read.
+  const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   let exitedFlag = false;
   void exited.then(() => (exitedFlag = true));
   const kill = (signal: NodeJS.Signals) => {

@@ -118,7 +118,8 @@ async function runFixture(file: string, argument: string): Promise<{ signal: Nod
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const signal = await new Promise<NodeJS.Signals | null>((done) =>
-    child.once('exit', (_code, killed) => done(killed)),
+    // 'close': after the last line it printed has been read.
+    child.once('close', (_code, killed) => done(killed)),
   );
   return { signal, output };
 }

@@ -33,7 +33,8 @@ function smoke(env: Record<string, string>): Promise<{ code: number | null; outp
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((done) => child.once('exit', (code) => done({ code, output })));
+  // 'close': once everything it printed has been read, which may come after its exit.
+  return new Promise((done) => child.once('close', (code) => done({ code, output })));
 }
 
 it('calls nothing and succeeds when no provider key is set', async () => {

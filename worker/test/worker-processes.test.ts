@@ -81,10 +81,15 @@ it('two worker processes share the work, and SIGTERM to a busy one hands its job
 it('jobs of a worker killed outright are taken over after WORKER_LOCK_MS', async () => {
   const doomed = await harness.spawnWorker(workerEnv);
   const submitted = await submitMany(2);
-  await vi.waitUntil(async () => (await harness.queue('image').getActive()).length === 2, {
-    timeout: 10_000,
-    interval: 25,
-  });
+  // Its own jobs, by id: whatever an earlier test left behind must not stand in for them.
+  const ids = submitted.map(({ job }) => job.id);
+  await vi.waitUntil(
+    async () => {
+      const active = await harness.queue('image').getActive();
+      return ids.every((id) => active.some((job) => job.id === id && job.processedBy === doomed.name));
+    },
+    { timeout: 10_000, interval: 25 },
+  );
   doomed.kill('SIGKILL');
   await doomed.exited;
 

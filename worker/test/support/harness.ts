@@ -134,7 +134,8 @@ export class WorkerHarness {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': the process may have ended before the last of what it printed has been read.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     const kill = (signal: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, signal);
