@@ -171,10 +171,15 @@ describe('generating from the dashboard', () => {
       await panel.getByLabel('Language').selectOption({ label: 'English (UK)' });
       await panel.getByLabel('Gender').selectOption({ label: 'Female' });
       expect(await panel.getByLabel('Voice').inputValue()).toBe('nova');
+      // The Realtime models have no nova: the creator is told which voice reads it instead.
+      await panel.getByText('Read by Coral, the nearest voice the speech model has.').waitFor();
+      await panel.getByText('Text in another language is read as written, never translated.').waitFor();
       await panel.getByLabel('Voice').selectOption('shimmer');
+      expect(await panel.getByText(/^Read by/).count()).toBe(0);
 
       await panel.getByRole('button', { name: 'Generate Speech' }).click();
       await page.getByText('Speech generated successfully!').waitFor({ timeout: 20_000 });
+      await panel.getByText('Shimmer · English (UK)').waitFor();
       const play = panel.getByRole('button', { name: 'Play audio' });
       await play.waitFor();
       await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= 2);

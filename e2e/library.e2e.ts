@@ -89,6 +89,8 @@ describe('the library', () => {
       await expect.poll(() => item(page, IMAGE).getByRole('img', { name: IMAGE }).isVisible()).toBe(true);
       await expect.poll(() => item(page, VIDEO).locator('video').count()).toBe(1);
       await expect.poll(() => item(page, SPEECH).locator('audio').count()).toBe(1);
+      // How the speech was read: nova is read by coral on the Realtime models.
+      await item(page, SPEECH).getByText('Nova, read by Coral · English (US)').waitFor();
 
       await page.reload();
       await expectPrompts(page, [SPEECH, VIDEO, IMAGE]);

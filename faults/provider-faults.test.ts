@@ -15,11 +15,11 @@ import { REQUESTS, call, finalState, submit, tokens } from './support/api';
  * Every provider fault the simulator can inject, through the whole API (HTTP in, real workers, socket
  * relay, ledger): each ends completed after retries, or failed with its catalogue message and a refund.
  * The workers use provider KEYS (pointed at the simulator) so the test can also check that no key ever
- * reaches an API answer.
+ * reaches an API answer. Speech has none: OpenAI's Realtime client connects only with wss://, and only a
+ * worker of the simulator's (no key) trusts the certificate the simulator makes.
  */
 const KEYS = {
   STABILITY_API_KEY: 'sk-stability-faults-0123456789abcdef',
-  OPENAI_API_KEY: 'sk-openai-faults-0123456789abcdef',
   MINIMAX_API_KEY: 'minimax-faults-0123456789abcdef',
 };
 const TIMEOUT_MS = 600;
@@ -44,7 +44,6 @@ beforeAll(async () => {
     BREAKER_VOLUME_THRESHOLD: '1000',
     ...KEYS,
     STABILITY_API_BASE: simulator.url,
-    OPENAI_BASE_URL: `${simulator.url}/v1`,
     MINIMAX_API_BASE: `${simulator.url}/v1`,
     // Stability's documented 60 s lockout after a 429, shortened so the 429 case ends in seconds.
     STABILITY_RATE_LIMIT: '150/10000/2000',
@@ -131,13 +130,22 @@ describe('retried, then completed', () => {
     expectCompleted(await run('image', [{ route: 'image', fault: 'malformed', times: 1 }]));
   });
 
-  it('speech: one dropped connection', async () => {
-    expectCompleted(await run('speech', [{ route: 'speech', fault: 'drop', times: 1 }]));
-    expect(simulator.stats().requests.speech).toBeGreaterThanOrEqual(2);
+  it('speech: one connection dropped mid-reading (read again on a new connection)', async () => {
+    expectCompleted(await run('speech', [{ route: 'realtime.response', fault: 'drop', times: 1 }]));
+    expect(simulator.stats().requests['realtime.response']).toBe(2);
+    expect(simulator.stats().requests['realtime.connect']).toBe(2);
   });
 
-  it('speech: one 429', async () => {
-    expectCompleted(await run('speech', [{ route: 'speech', fault: 'http429', retryAfterSeconds: 1, times: 1 }]));
+  it('speech: one rate-limited response', async () => {
+    expectCompleted(
+      await run('speech', [{ route: 'realtime.response', fault: 'rate-limit', retryAfterSeconds: 1, times: 1 }]),
+    );
+  });
+
+  it('speech: one 429 at the handshake', async () => {
+    expectCompleted(
+      await run('speech', [{ route: 'realtime.connect', fault: 'http429', retryAfterSeconds: 1, times: 1 }]),
+    );
   });
 
   it('video: 500s and a dropped connection while polling keep the same task', async () => {
@@ -181,8 +189,23 @@ describe('failed with the catalogue message; the token back unless the provider 
     expect(simulator.stats().requests.image).toBe(2);
   });
 
-  it('speech: connection dropped every time', async () => {
-    expectFailed(await run('speech', [{ route: 'speech', fault: 'drop' }]), 'SPEECH_FAILED', PAID_CALLS_SPENT, 'spent');
+  it('speech: connection dropped mid-reading every time', async () => {
+    expectFailed(
+      await run('speech', [{ route: 'realtime.response', fault: 'drop' }]),
+      'SPEECH_FAILED',
+      PAID_CALLS_SPENT,
+      'spent',
+    );
+  });
+
+  it('speech: a reading that strays every time (paid for, but not by the creator)', async () => {
+    expectFailed(
+      await run('speech', [{ route: 'realtime.response', fault: 'stray' }]),
+      'SPEECH_FAILED',
+      'Failed to generate speech: the voice did not read your text as written. Your token was returned.',
+      'refunded',
+    );
+    expect(simulator.stats().requests['realtime.response']).toBe(2);
   });
 
   it("video: the task reports 'Fail'", async () => {

@@ -90,6 +90,8 @@ describe.skipIf(unavailable !== null)('several hosts', () => {
       REDIS_URL: await across(TEST_REDIS_URL),
       QUEUE_PREFIX: prefix,
       SIMULATOR_URL: await across(simulator.url),
+      // Its Realtime API's TLS port, through a forward of its own.
+      SIMULATOR_TLS_URL: await across(simulator.secureUrl),
       ...s3.env,
       S3_ENDPOINT: await across(s3.env.S3_ENDPOINT!),
     };

@@ -21,6 +21,7 @@ const stack = await startStack({
   ports: {
     server: Number(env.PORT ?? 3000),
     simulator: Number(env.SIMULATOR_PORT ?? 4010),
+    simulatorTls: Number(env.SIMULATOR_TLS_PORT ?? 4011),
     emulator: 9099,
     client: Number(env.CLIENT_PORT ?? 5173),
   },

@@ -23,6 +23,8 @@ export class BenchStack {
     this.simulatorProcess = this.track(
       spawnTs('simulator/src/main.ts', {
         SIMULATOR_PORT: String(port),
+        // Its Realtime API's TLS port: any free one (workers ask the simulator which).
+        SIMULATOR_TLS_PORT: '0',
         SIMULATOR_LATENCY_MS: String(latencyMs),
         SIMULATOR_RATE_LIMITS: 'off',
         ...env,

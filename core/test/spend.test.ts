@@ -5,12 +5,14 @@ import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
 import { createTestDatabase, deleteKeys, testPrefix, TEST_REDIS_URL, type TestDatabase } from '@mediagen/testing';
 import {
   DEFAULT_PRICES,
+  EnvReader,
   GenerationLifecycle,
   SpendControls,
   SpendLedger,
   estimateCostUsd,
   newGenerationId,
   openDatabase,
+  readPriceTable,
   type RecordDatabase,
 } from '../src';
 
@@ -77,6 +79,36 @@ describe('prices', () => {
     expect(
       estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, { ...context, speechModel: 'tts-1-hd' }),
     ).toBe(0.03);
+  });
+
+  it('prices a Realtime reading by its tokens, with the model recorded with the speech', () => {
+    const thousand = 'x'.repeat(1000);
+    // 1,000 characters: ~71 s of audio at 20 tokens a second, 250 transcript tokens, 550 input tokens.
+    expect(
+      estimateCostUsd('speech', { input: thousand, model: 'gpt-realtime-2.1-mini' }, DEFAULT_PRICES, context),
+    ).toBe(0.029501);
+    expect(estimateCostUsd('speech', { input: thousand, model: 'gpt-realtime-2.1' }, DEFAULT_PRICES, context)).toBe(
+      0.099629,
+    );
+    // A speech recorded before its model was is priced as the model in use reads it.
+    expect(
+      estimateCostUsd('speech', { input: thousand }, DEFAULT_PRICES, {
+        ...context,
+        speechModel: 'gpt-realtime-2.1-mini',
+      }),
+    ).toBe(0.029501);
+  });
+
+  it("takes an operator's price for the Realtime model's audio", () => {
+    const prices = readPriceTable(new EnvReader({ PRICE_OPENAI_REALTIME_MINI_USD_PER_MILLION_AUDIO_TOKENS: '40' }));
+    expect(prices.openai.realtime['gpt-realtime-2.1-mini']).toEqual({
+      audioOutput: 40,
+      textOutput: 2.4,
+      textInput: 0.6,
+    });
+    expect(
+      estimateCostUsd('speech', { input: 'x'.repeat(1000), model: 'gpt-realtime-2.1-mini' }, prices, context),
+    ).toBeGreaterThan(0.058);
   });
 });
 

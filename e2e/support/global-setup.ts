@@ -20,6 +20,7 @@ export default async function setup(project: TestProject) {
     ports: {
       server: await freePort(),
       simulator: await freePort(),
+      simulatorTls: 0,
       emulator: await emulatorPort(),
       client: await freePort(),
     },

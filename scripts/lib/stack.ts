@@ -14,7 +14,8 @@ export interface StackOptions {
   queuePrefix: string;
   dataDir: string;
   projectId: string;
-  ports: { server: number; simulator: number; emulator: number; client: number };
+  /** `simulatorTls`: the simulator's Realtime API over TLS (0: any free port; workers ask the simulator which). */
+  ports: { server: number; simulator: number; simulatorTls: number; emulator: number; client: number };
   /** 'dev' runs Vite's dev server, 'preview' serves a build made with this stack's settings, 'none' skips it. */
   client: 'dev' | 'preview' | 'none';
   /** Extra variables for the server and worker (e.g. faster video polling in tests). */
@@ -107,7 +108,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     processes.push(
       startProcess('simulator', bin('tsx'), ['simulator/src/main.ts'], {
         cwd: ROOT,
-        env: { ...baseEnv, SIMULATOR_PORT: String(ports.simulator), ...options.env },
+        env: {
+          ...baseEnv,
+          SIMULATOR_PORT: String(ports.simulator),
+          SIMULATOR_TLS_PORT: String(ports.simulatorTls),
+          ...options.env,
+        },
         sink,
       }),
       startProcess('worker', bin('tsx'), ['worker/src/main.ts'], {

@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import helmet from 'helmet';
+import { speechModelNotice } from '@mediagen/shared';
 import type { IdentityVerifier } from './auth/identity-verifier';
 import type { ServerConfig } from './config';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
@@ -56,6 +57,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
     done();
   });
+  const speechNotice = speechModelNotice(config.speechModel, Date.now());
+  if (speechNotice !== null) app.log.warn(speechNotice.message);
   if (config.development) {
     app.log.warn(
       'MEDIAGEN_MODE=development: development shortcuts are on' +

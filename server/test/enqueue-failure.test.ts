@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GenerationLifecycle, openDatabase, type RecordDatabase } from '@mediagen/core';
-import { DEFAULT_PLAN_RULES, TOKEN_ALLOWANCE } from '@mediagen/shared';
+import { DEFAULT_PLAN_RULES, DEFAULT_SPEECH_MODEL, TOKEN_ALLOWANCE } from '@mediagen/shared';
 import { GenerationHistory } from '../src/generations/generation-history';
 import { GenerationService } from '../src/generations/generation-service';
 import { GenerationViews } from '../src/generations/generation-views';
@@ -45,6 +45,7 @@ function service(
     views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
     positions,
     plans: DEFAULT_PLAN_RULES,
+    speechModel: DEFAULT_SPEECH_MODEL,
     producer: { add, removeWaiting: async () => false, forget: async () => false },
     artifacts: { remove: async () => undefined },
     signalCancel: async () => undefined,

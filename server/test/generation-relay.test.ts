@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerationEvent, ProgressEvent } from '@mediagen/core';
-import type { Generation, QueuePosition } from '@mediagen/shared';
+import type { Generation, QueuePosition, SpeechDetails } from '@mediagen/shared';
 import type { GenerationState } from '../src/generations/generation-view';
+import type { Submission } from '../src/generations/submission';
 import { GenerationRelay, type RelaySource } from '../src/socket/generation-relay';
 
 const ID = 'speech_0123456789abcdef0123456789abcdef';
+const HELLO_READ_BY_CORAL: SpeechDetails = {
+  model: 'gpt-realtime-2.1-mini',
+  voice: 'nova',
+  voiceUsed: 'coral',
+  language: 'en-US',
+  speed: 1,
+  format: 'mp3',
+};
 
 function event(
   version: number,
@@ -40,10 +49,10 @@ const progress = (version: number, value: number): ProgressEvent => ({
 function fakeSource(overrides: Partial<RelaySource> = {}) {
   const reads: string[] = [];
   const source: RelaySource = {
-    async prompt(id) {
-      reads.push(`prompt ${id}`);
+    async submission(id) {
+      reads.push(`submission ${id}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      return 'Hello';
+      return { prompt: 'Hello', speech: HELLO_READ_BY_CORAL };
     },
     async state() {
       reads.push('state');
@@ -94,13 +103,17 @@ describe('the relay', () => {
       [2, 'active'],
       [3, 'completed'],
     ]);
-    expect(sent[0]!.generation).toMatchObject({ prompt: 'Hello', queue: { position: 3, etaMs: null } });
+    expect(sent[0]!.generation).toMatchObject({
+      prompt: 'Hello',
+      speech: HELLO_READ_BY_CORAL,
+      queue: { position: 3, etaMs: null },
+    });
     expect(sent[2]!.generation).toMatchObject({
       progress: 100,
       token: 'spent',
       result: { url: `/artifacts/${ID}.mp3` },
     });
-    expect(reads).toEqual([`prompt ${ID}`]);
+    expect(reads).toEqual([`submission ${ID}`]);
   });
 
   it('drops, unread, what belongs to users not connected here', async () => {
@@ -134,10 +147,10 @@ describe('the relay', () => {
   });
 
   it('reads the state for progress of a generation it has told nothing of', async () => {
-    const state: GenerationState & { uid: string; prompt: string } = {
+    const state: GenerationState & { uid: string; submission: Submission } = {
       ...event(2, 'active'),
       uid: 'alice',
-      prompt: 'Hello',
+      submission: { prompt: 'Hello' },
     };
     const { source } = fakeSource({ state: async () => state });
     const { relay, sent } = relayFor(source);
@@ -171,7 +184,9 @@ describe('the relay', () => {
     let place: QueuePosition = { position: 3, etaMs: null };
     const { source } = fakeSource({
       queuePosition: async () => place,
-      queued: async () => [{ state: { ...event(1, 'queued'), uid: 'alice', prompt: 'Hello' }, queue: place }],
+      queued: async () => [
+        { state: { ...event(1, 'queued'), uid: 'alice', submission: { prompt: 'Hello' } }, queue: place },
+      ],
     });
     const { relay, sent } = relayFor(source);
     relay.transition(event(1, 'queued'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generationView, type GenerationState } from '../src/generations/generation-view';
+import { submissionOf } from '../src/generations/submission';
 
 const sign = (key: string) => `https://api.example/artifacts/${key}?sig=x`;
 const base: GenerationState = {
@@ -17,7 +18,9 @@ const base: GenerationState = {
 
 describe('a generation as the contract shows it', () => {
   it('queued: no progress, its place in line, ISO dates', () => {
-    expect(generationView(base, 'a fox', sign, { progress: 40, queue: { position: 2, etaMs: 5000 } })).toEqual({
+    expect(
+      generationView(base, { prompt: 'a fox' }, sign, { progress: 40, queue: { position: 2, etaMs: 5000 } }),
+    ).toEqual({
       id: base.id,
       kind: 'image',
       status: 'queued',
@@ -34,13 +37,13 @@ describe('a generation as the contract shows it', () => {
   it('active: the published progress, at most 99, no place in line', () => {
     const active = { ...base, status: 'active' as const, version: 2 };
     expect(
-      generationView(active, 'a fox', sign, { progress: 42.4, queue: { position: 1, etaMs: null } }),
+      generationView(active, { prompt: 'a fox' }, sign, { progress: 42.4, queue: { position: 1, etaMs: null } }),
     ).toMatchObject({
       status: 'active',
       progress: 42,
     });
-    expect(generationView(active, 'a fox', sign, { progress: 250 }).progress).toBe(99);
-    expect(generationView(active, 'a fox', sign).queue).toBeUndefined();
+    expect(generationView(active, { prompt: 'a fox' }, sign, { progress: 250 }).progress).toBe(99);
+    expect(generationView(active, { prompt: 'a fox' }, sign).queue).toBeUndefined();
   });
 
   it('completed: 100 and a signed URL of its artifact', () => {
@@ -51,7 +54,7 @@ describe('a generation as the contract shows it', () => {
       token: 'spent',
       artifact: { key: `${base.id}.png`, mimeType: 'image/png' },
     };
-    expect(generationView(completed, 'a fox', sign)).toMatchObject({
+    expect(generationView(completed, { prompt: 'a fox' }, sign)).toMatchObject({
       progress: 100,
       result: { url: sign(`${base.id}.png`), mimeType: 'image/png' },
     });
@@ -65,7 +68,7 @@ describe('a generation as the contract shows it', () => {
       token: 'spent',
       artifactExpiredAt: new Date('2026-12-23T10:00:00Z'),
     };
-    const view = generationView(expired, 'a fox', sign);
+    const view = generationView(expired, { prompt: 'a fox' }, sign);
     expect(view).toMatchObject({ status: 'completed', progress: 100, resultExpiredAt: '2026-12-23T10:00:00.000Z' });
     expect(view.result).toBeUndefined();
   });
@@ -77,11 +80,52 @@ describe('a generation as the contract shows it', () => {
       token: 'refunded',
       error: { code: 'IMAGE_FAILED', message: 'Failed to generate image' },
     };
-    expect(generationView(failed, 'a fox', sign)).toMatchObject({
+    expect(generationView(failed, { prompt: 'a fox' }, sign)).toMatchObject({
       status: 'failed',
       token: 'refunded',
       error: { code: 'IMAGE_FAILED', message: 'Failed to generate image' },
     });
-    expect(generationView({ ...failed, status: 'canceled', token: 'spent' }, 'a fox', sign).result).toBeUndefined();
+    expect(
+      generationView({ ...failed, status: 'canceled', token: 'spent' }, { prompt: 'a fox' }, sign).result,
+    ).toBeUndefined();
+  });
+});
+
+describe('what a speech was asked for, as the view shows it', () => {
+  it('names the voice the recorded model reads it with', () => {
+    const request = {
+      input: 'Bonjour',
+      voice: 'fable',
+      language: 'fr-FR',
+      speed: 1.25,
+      format: 'wav',
+      model: 'gpt-realtime-2.1-mini',
+    };
+    expect(submissionOf('speech', 'Bonjour', request)).toEqual({
+      prompt: 'Bonjour',
+      speech: {
+        model: 'gpt-realtime-2.1-mini',
+        voice: 'fable',
+        voiceUsed: 'ballad',
+        language: 'fr-FR',
+        speed: 1.25,
+        format: 'wav',
+      },
+    });
+  });
+
+  it('reads a speech recorded before its model was as tts-1 read it, in mp3', () => {
+    expect(submissionOf('speech', 'Hi', { input: 'Hi', voice: 'fable', language: 'en-GB', speed: 1 }).speech).toEqual({
+      model: 'tts-1',
+      voice: 'fable',
+      voiceUsed: 'fable',
+      language: 'en-GB',
+      speed: 1,
+      format: 'mp3',
+    });
+  });
+
+  it('has nothing of the kind for images and video', () => {
+    expect(submissionOf('image', 'a fox', { prompt: 'a fox', seed: 1 })).toEqual({ prompt: 'a fox' });
   });
 });

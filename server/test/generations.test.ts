@@ -83,6 +83,20 @@ describe('POST /api/generations: validation (spec §5)', () => {
     expect(response.body.error.message).toBe('Please select language and voice options');
   });
 
+  it('refuses a speed the speech model in use does not take with a 400, charging nothing', async () => {
+    const { api } = await newClient();
+    const response = await api.submit({ ...speechRequest(), speed: 2 });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'speed must be from 0.25 to 1.5 with the speech model in use (gpt-realtime-2.1-mini)',
+      },
+    });
+    expect((await api.me()).body.tokens.speech).toBe(2);
+    expect((await api.submit({ ...speechRequest(), speed: 1.5 })).status).toBe(202);
+  });
+
   it('refuses blank speech', async () => {
     const { api } = await newClient();
     const response = await api.submit(speechRequest(' '));
@@ -104,7 +118,21 @@ describe('POST /api/generations: tokens', () => {
     const { api, user } = await newClient();
     const response = await api.submit(speechRequest('  Good morning  '));
     expect(response.status).toBe(202);
-    expect(response.body).toMatchObject({ kind: 'speech', status: 'queued', progress: 0, prompt: 'Good morning' });
+    expect(response.body).toMatchObject({
+      kind: 'speech',
+      status: 'queued',
+      progress: 0,
+      prompt: 'Good morning',
+      // Nova is not a voice of the Realtime models: the creator is told which one reads it.
+      speech: {
+        model: 'gpt-realtime-2.1-mini',
+        voice: 'nova',
+        voiceUsed: 'coral',
+        language: 'en-US',
+        speed: 1,
+        format: 'mp3',
+      },
+    });
     expect(response.body.id).toMatch(/^speech_[a-f0-9]{32}$/);
     expect(response.body.createdAt).toBe(response.body.updatedAt);
 
@@ -114,7 +142,15 @@ describe('POST /api/generations: tokens', () => {
       uid: user.uid,
       kind: 'speech',
       status: 'queued',
-      request: { input: 'Good morning', voice: 'nova', language: 'en-US', speed: 1 },
+      request: {
+        input: 'Good morning',
+        voice: 'nova',
+        language: 'en-US',
+        speed: 1,
+        format: 'mp3',
+        // The model in use is recorded: it reads this speech however long it waits.
+        model: 'gpt-realtime-2.1-mini',
+      },
     });
     expect(record.request).not.toHaveProperty('kind');
     const job = await queueOf('speech').getJob(response.body.id);
@@ -314,5 +350,49 @@ describe('GET /api/generations', () => {
     const cursor = await api.list('?cursor=abc');
     expect(cursor.status).toBe(400);
     expect(cursor.body.error.message).toContain('cursor must be the nextCursor of a previous page');
+  });
+});
+
+describe('GET /api/speech', () => {
+  it('tells the speech model in use, its speeds and the voice each choice is read with', async () => {
+    const { api } = await newClient();
+    const response = await api.speech();
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      model: 'gpt-realtime-2.1-mini',
+      speed: { min: 0.25, max: 1.5 },
+      voices: { nova: 'coral', shimmer: 'shimmer', alloy: 'alloy', echo: 'echo', onyx: 'cedar', fable: 'ballad' },
+    });
+  });
+});
+
+describe('a speech model past its shutdown', () => {
+  it('takes no speech (503, nothing charged) while images still go', async () => {
+    const afterShutdown = await context.start(
+      { SPEECH_MODEL: 'tts-1' },
+      { clock: () => Date.parse('2027-01-06T08:00:00Z') },
+    );
+    const user = await createTestUser();
+    const api = apiClient(afterShutdown.origin, user);
+    const refused = await api.submit(speechRequest());
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({
+      error: { code: 'NOT_READY', message: 'Speech generation is unavailable right now. Nothing was charged.' },
+    });
+    expect((await api.me()).body.tokens.speech).toBe(2);
+    expect((await api.submit(imageRequest())).status).toBe(202);
+    await afterShutdown.close();
+  });
+
+  it('still takes the speech endpoint its wider speeds before then', async () => {
+    const beforeShutdown = await context.start(
+      { SPEECH_MODEL: 'tts-1' },
+      { clock: () => Date.parse('2027-01-05T08:00:00Z') },
+    );
+    const api = apiClient(beforeShutdown.origin, await createTestUser());
+    const accepted = await api.submit({ ...speechRequest(), speed: 3 });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body.speech).toMatchObject({ model: 'tts-1', voice: 'nova', voiceUsed: 'nova', speed: 3 });
+    await beforeShutdown.close();
   });
 });

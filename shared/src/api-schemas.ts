@@ -4,6 +4,7 @@ import { MAX_SEARCH_LENGTH } from './contract';
 import { GENERATION_ID_PATTERN, GENERATION_KINDS, GENERATION_STATUSES } from './kinds';
 import { TOKEN_STATES } from './tokens';
 import { PLAN_IDS } from './plans';
+import { LANGUAGE_CODES, SPEECH_FORMATS, VOICE_IDS } from './speech';
 
 /**
  * The API's responses and parameters, written once: the server validates and serialises with these
@@ -35,6 +36,17 @@ export const queuePositionSchema = z.object({
   busy: z.boolean().optional(),
 });
 
+/** A speech generation's settings as it is read: the spec voice asked for and the voice the model reads with. */
+export const speechDetailsSchema = z.object({
+  model: z.string(),
+  voice: z.enum(VOICE_IDS),
+  /** The provider's voice: the nearest to `voice` on a model that does not have it. */
+  voiceUsed: z.string(),
+  language: z.enum(LANGUAGE_CODES),
+  speed: z.number(),
+  format: z.enum(SPEECH_FORMATS),
+});
+
 /** The whole state of one generation: every `generation:update` event and every GET carries it. */
 export const generationSchema = z.object({
   id: z.string(),
@@ -59,6 +71,15 @@ export const generationSchema = z.object({
   resultExpiredAt: isoDate.optional(),
   error: apiErrorSchema.optional(),
   queue: queuePositionSchema.optional(),
+  /** Speech only: how it is (or was) read. */
+  speech: speechDetailsSchema.optional(),
+});
+
+/** GET /api/speech: the speech model in use, so the panel shows the voice each choice is read with. */
+export const speechModelInfoSchema = z.object({
+  model: z.string(),
+  speed: z.object({ min: z.number(), max: z.number() }),
+  voices: z.record(z.enum(VOICE_IDS), z.string()),
 });
 
 /** DELETE /api/me: closing an account is only done when asked for in so many words. */

@@ -6,6 +6,8 @@ import type {
   listQuerySchema,
   meSchema,
   queuePositionSchema,
+  speechDetailsSchema,
+  speechModelInfoSchema,
 } from './api-schemas';
 import type { ApiError } from './errors';
 
@@ -22,6 +24,8 @@ export type Generation = z.infer<typeof generationSchema>;
 export type GenerationList = z.infer<typeof generationListSchema>;
 export type Me = z.infer<typeof meSchema>;
 export type ListQuery = z.infer<typeof listQuerySchema>;
+export type SpeechDetails = z.infer<typeof speechDetailsSchema>;
+export type SpeechModelInfo = z.infer<typeof speechModelInfoSchema>;
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;

@@ -14,5 +14,6 @@ export * from './prompt-budget';
 export * from './prompt-text';
 export * from './providers';
 export * from './speech';
+export * from './speech-models';
 export * from './tokens';
 export * from './video';

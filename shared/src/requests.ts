@@ -3,7 +3,15 @@ import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
 import { normalizePromptText } from './prompt-text';
-import { LANGUAGE_CODES, MAX_SPEECH_INPUT_LENGTH, SPEECH_DEFAULTS, SPEECH_SPEED_RANGE, VOICE_IDS } from './speech';
+import {
+  LANGUAGE_CODES,
+  MAX_SPEECH_INPUT_LENGTH,
+  SPEECH_DEFAULTS,
+  SPEECH_FORMATS,
+  SPEECH_SPEED_RANGE,
+  VOICE_IDS,
+} from './speech';
+import { speedOutOfRange, type SpeechModel } from './speech-models';
 import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
 
 // Prompts are normalised before any rule reads them: a prompt of only invisible characters is empty.
@@ -59,7 +67,11 @@ export const speechRequestSchema = z.strictObject({
     ),
   voice: z.enum(VOICE_IDS, speechOption),
   language: z.enum(LANGUAGE_CODES, speechOption),
+  /** Within every model's range here; the model in use narrows it (parseGenerationRequest). */
   speed: z.number().min(SPEECH_SPEED_RANGE.min).max(SPEECH_SPEED_RANGE.max).default(SPEECH_DEFAULTS.speed),
+  format: z
+    .enum(SPEECH_FORMATS, { error: `format must be one of ${SPEECH_FORMATS.join(', ')}` })
+    .default(SPEECH_DEFAULTS.format),
 });
 
 export const generationRequestSchema = z.discriminatedUnion(
@@ -81,10 +93,23 @@ const CODE_BY_MESSAGE = new Map<string, ErrorCode>(
   (Object.entries(ERROR_MESSAGES) as [ErrorCode, string][]).map(([code, message]) => [message, code]),
 );
 
-/** Validates a request body; the spec's rule messages come back with their catalogue codes. */
-export function parseGenerationRequest(body: unknown): ParseResult<GenerationRequest> {
+/** What the rules of a request depend on beyond its body. */
+export interface RequestContext {
+  /** The speech model in use: its speed range is the one a speech request must keep to. */
+  speechModel: SpeechModel;
+}
+
+/**
+ * Validates a request body; the spec's rule messages come back with their catalogue codes. A speed the
+ * speech model in use does not take is refused, never clamped: the creator would hear another speed.
+ */
+export function parseGenerationRequest(body: unknown, context: RequestContext): ParseResult<GenerationRequest> {
   const parsed = generationRequestSchema.safeParse(body);
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) {
+    const outOfRange = parsed.data.kind === 'speech' ? speedOutOfRange(context.speechModel, parsed.data.speed) : null;
+    if (outOfRange !== null) return { ok: false, error: { code: 'INVALID_REQUEST', message: outOfRange } };
+    return { ok: true, value: parsed.data };
+  }
   const issue = parsed.error.issues[0];
   const catalogued = issue === undefined ? undefined : CODE_BY_MESSAGE.get(issue.message);
   if (catalogued !== undefined) return { ok: false, error: { code: catalogued, message: issue!.message } };

@@ -60,8 +60,33 @@ export const LANGUAGE_CODES = LANGUAGE_GROUPS.flatMap((group) => group.languages
   ...LanguageCode[],
 ];
 
-/** Spec §9: speech defaults. */
-export const SPEECH_DEFAULTS = { model: 'tts-1', speed: 1, responseFormat: 'mp3' } as const;
+/** The English name of one of the spec's languages. */
+export function languageName(code: LanguageCode): string {
+  for (const group of LANGUAGE_GROUPS) {
+    const language = group.languages.find((candidate) => candidate.code === code);
+    if (language !== undefined) return language.name;
+  }
+  return code;
+}
+
+/**
+ * The audio formats a creator may ask for: those OpenAI's speech endpoint returns and the worker marks
+ * (AI-content tags, the Free chime). The Realtime API returns PCM, which the worker converts.
+ */
+export const SPEECH_FORMATS = ['mp3', 'wav', 'opus', 'flac'] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
+/** Spec §9: speed 1 and mp3 by default (the model: speech-models.ts). */
+export const SPEECH_DEFAULTS = { speed: 1, format: 'mp3' } as const satisfies { speed: number; format: SpeechFormat };
+/** Every speed some speech model takes; the model in use narrows it (speech-models.ts). */
 export const SPEECH_SPEED_RANGE = { min: 0.25, max: 4 } as const;
 /** OpenAI's limit on the input of one speech request. */
 export const MAX_SPEECH_INPUT_LENGTH = 4096;
+
+/** What a format's file is served as. */
+export const SPEECH_MIME_TYPES: Record<SpeechFormat, string> = {
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  opus: 'audio/ogg',
+  flac: 'audio/flac',
+};

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, moderatePrompt, normalizePromptText, parseGenerationRequest } from '../src';
+import {
+  DEFAULT_SPEECH_MODEL,
+  ERROR_MESSAGES,
+  moderatePrompt,
+  normalizePromptText,
+  parseGenerationRequest,
+} from '../src';
+
+const IN_USE = { speechModel: DEFAULT_SPEECH_MODEL };
 
 const ZWSP = '\u200B';
 const SOFT_HYPHEN = '\u00AD';
@@ -39,7 +47,10 @@ describe('prompt text is normalised before any rule reads it', () => {
 
 describe('requests of every kind use the normalised text', () => {
   it('blocks an image prompt that hides a blocked word with invisible characters', () => {
-    const parsed = parseGenerationRequest({ kind: 'image', prompt: `a nu${ZWSP}de statue, ex${SOFT_HYPHEN}plicit` });
+    const parsed = parseGenerationRequest(
+      { kind: 'image', prompt: `a nu${ZWSP}de statue, ex${SOFT_HYPHEN}plicit` },
+      IN_USE,
+    );
     expect(parsed.ok).toBe(true);
     const prompt = parsed.ok && parsed.value.kind === 'image' ? parsed.value.prompt : '';
     expect(prompt).toBe('a nude statue, explicit');
@@ -49,31 +60,36 @@ describe('requests of every kind use the normalised text', () => {
   it('a prompt or text of only invisible characters is empty, with the spec messages', () => {
     const invisible = `${ZWSP}${SOFT_HYPHEN}\u200C\u2060 \u0007`;
     for (const kind of ['image', 'video'] as const) {
-      expect(parseGenerationRequest({ kind, prompt: invisible })).toEqual({
+      expect(parseGenerationRequest({ kind, prompt: invisible }, IN_USE)).toEqual({
         ok: false,
         error: { code: 'PROMPT_REQUIRED', message: ERROR_MESSAGES.PROMPT_REQUIRED },
       });
     }
-    expect(parseGenerationRequest({ kind: 'speech', input: invisible, voice: 'nova', language: 'en-US' })).toEqual({
+    expect(
+      parseGenerationRequest({ kind: 'speech', input: invisible, voice: 'nova', language: 'en-US' }, IN_USE),
+    ).toEqual({
       ok: false,
       error: { code: 'SPEECH_TEXT_REQUIRED', message: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED },
     });
   });
 
   it('stores and sends the normalised text for video and speech too', () => {
-    const video = parseGenerationRequest({ kind: 'video', prompt: `waves${ZWSP}  on a\tbeach` });
+    const video = parseGenerationRequest({ kind: 'video', prompt: `waves${ZWSP}  on a\tbeach` }, IN_USE);
     expect(video.ok && video.value.kind === 'video' && video.value.prompt).toBe('waves on a beach');
-    const speech = parseGenerationRequest({
-      kind: 'speech',
-      input: 'Hi\u200B there',
-      voice: 'nova',
-      language: 'en-US',
-    });
+    const speech = parseGenerationRequest(
+      {
+        kind: 'speech',
+        input: 'Hi\u200B there',
+        voice: 'nova',
+        language: 'en-US',
+      },
+      IN_USE,
+    );
     expect(speech.ok && speech.value.kind === 'speech' && speech.value.input).toBe('Hi there');
   });
 
   it('counts the length limit on the normalised text', () => {
     const padded = `${'a'.repeat(1990)}${ZWSP.repeat(500)}`;
-    expect(parseGenerationRequest({ kind: 'image', prompt: padded }).ok).toBe(true);
+    expect(parseGenerationRequest({ kind: 'image', prompt: padded }, IN_USE).ok).toBe(true);
   });
 });

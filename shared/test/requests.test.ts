@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { nextProgress, parseGenerationRequest } from '../src';
+import { DEFAULT_SPEECH_MODEL, nextProgress, parseGenerationRequest } from '../src';
+
+const IN_USE = { speechModel: DEFAULT_SPEECH_MODEL };
 
 describe('generation request validation', () => {
   it("answers a blank prompt with 'Please enter a prompt'", () => {
     for (const body of [{ kind: 'image', prompt: '   ' }, { kind: 'video' }, { kind: 'image', prompt: '' }]) {
-      expect(parseGenerationRequest(body)).toEqual({
+      expect(parseGenerationRequest(body, IN_USE)).toEqual({
         ok: false,
         error: { code: 'PROMPT_REQUIRED', message: 'Please enter a prompt' },
       });
@@ -12,7 +14,9 @@ describe('generation request validation', () => {
   });
 
   it("answers empty speech text with 'Please enter some text'", () => {
-    expect(parseGenerationRequest({ kind: 'speech', input: ' ', voice: 'nova', language: 'en-US' })).toMatchObject({
+    expect(
+      parseGenerationRequest({ kind: 'speech', input: ' ', voice: 'nova', language: 'en-US' }, IN_USE),
+    ).toMatchObject({
       error: { code: 'SPEECH_TEXT_REQUIRED', message: 'Please enter some text' },
     });
   });
@@ -23,34 +27,34 @@ describe('generation request validation', () => {
       { kind: 'speech', input: 'hi', voice: 'nova' },
       { kind: 'speech', input: 'hi', voice: 'nova', language: 'xx-XX' },
     ]) {
-      expect(parseGenerationRequest(body)).toMatchObject({
+      expect(parseGenerationRequest(body, IN_USE)).toMatchObject({
         error: { code: 'SPEECH_OPTIONS_REQUIRED', message: 'Please select language and voice options' },
       });
     }
   });
 
   it('fills the speech and video defaults', () => {
-    expect(parseGenerationRequest({ kind: 'speech', input: 'hi', voice: 'onyx', language: 'hi-IN' })).toEqual({
+    expect(parseGenerationRequest({ kind: 'speech', input: 'hi', voice: 'onyx', language: 'hi-IN' }, IN_USE)).toEqual({
       ok: true,
-      value: { kind: 'speech', input: 'hi', voice: 'onyx', language: 'hi-IN', speed: 1 },
+      value: { kind: 'speech', input: 'hi', voice: 'onyx', language: 'hi-IN', speed: 1, format: 'mp3' },
     });
-    expect(parseGenerationRequest({ kind: 'video', prompt: 'waves' })).toEqual({
+    expect(parseGenerationRequest({ kind: 'video', prompt: 'waves' }, IN_USE)).toEqual({
       ok: true,
       value: { kind: 'video', prompt: 'waves', quality: 'standard', duration: 6, style: 'cinematic' },
     });
   });
 
   it('refuses unknown kinds, unknown fields and out-of-range values with a pointer to the field', () => {
-    expect(parseGenerationRequest({ kind: 'music', prompt: 'x' })).toMatchObject({
+    expect(parseGenerationRequest({ kind: 'music', prompt: 'x' }, IN_USE)).toMatchObject({
       ok: false,
       error: { code: 'INVALID_REQUEST' },
     });
-    expect(parseGenerationRequest({ kind: 'image', prompt: 'x', admin: true })).toMatchObject({ ok: false });
-    expect(parseGenerationRequest({ kind: 'image', prompt: 'x', width: 1000 })).toMatchObject({
+    expect(parseGenerationRequest({ kind: 'image', prompt: 'x', admin: true }, IN_USE)).toMatchObject({ ok: false });
+    expect(parseGenerationRequest({ kind: 'image', prompt: 'x', width: 1000 }, IN_USE)).toMatchObject({
       ok: false,
       error: { message: expect.stringContaining('width') },
     });
-    expect(parseGenerationRequest(null)).toMatchObject({ ok: false });
+    expect(parseGenerationRequest(null, IN_USE)).toMatchObject({ ok: false });
   });
 });
 
@@ -59,5 +63,48 @@ describe('progress', () => {
     expect(nextProgress(40, 30)).toBe(40);
     expect(nextProgress(40, 60)).toBe(60);
     expect(nextProgress(40, 150)).toBe(99);
+  });
+});
+
+describe('speech rules follow the speech model in use', () => {
+  const speech = (speed: number, extra: object = {}) => ({
+    kind: 'speech',
+    input: 'hello',
+    voice: 'nova',
+    language: 'en-US',
+    speed,
+    ...extra,
+  });
+
+  it('refuses a speed outside the Realtime range with a 400-worthy message instead of clamping it', () => {
+    const realtime = { speechModel: 'gpt-realtime-2.1-mini' } as const;
+    expect(parseGenerationRequest(speech(2), realtime)).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'speed must be from 0.25 to 1.5 with the speech model in use (gpt-realtime-2.1-mini)',
+      },
+    });
+    expect(parseGenerationRequest(speech(1.5), realtime).ok).toBe(true);
+    expect(parseGenerationRequest(speech(0.25), realtime).ok).toBe(true);
+  });
+
+  it('takes the speech endpoint its wider range while that model is in use', () => {
+    expect(parseGenerationRequest(speech(4), { speechModel: 'tts-1' }).ok).toBe(true);
+    expect(parseGenerationRequest(speech(4.5), { speechModel: 'tts-1' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_REQUEST' },
+    });
+  });
+
+  it('takes the formats the worker can deliver and names them when another is asked for', () => {
+    expect(parseGenerationRequest(speech(1, { format: 'wav' }), IN_USE)).toMatchObject({
+      ok: true,
+      value: { format: 'wav' },
+    });
+    expect(parseGenerationRequest(speech(1, { format: 'aiff' }), IN_USE)).toEqual({
+      ok: false,
+      error: { code: 'INVALID_REQUEST', message: 'format: format must be one of mp3, wav, opus, flac' },
+    });
   });
 });

@@ -12,6 +12,7 @@ describe('readSimulatorEnv', () => {
         videoProcessingMs: 3000,
         faults: [],
         rateLimits: { stability: { max: 150, windowMs: 10_000, lockoutMs: 60_000 } },
+        tlsPort: 4011,
         logger: true,
       },
     });
@@ -26,6 +27,7 @@ describe('readSimulatorEnv', () => {
       SIMULATOR_VIDEO_PROCESSING_MS: '30',
       SIMULATOR_FAULTS: '[{"route":"speech","fault":"http429","times":2,"retryAfterSeconds":3}]',
       SIMULATOR_RATE_LIMITS: '{"minimax":{"max":20,"windowMs":60000}}',
+      SIMULATOR_TLS_PORT: '0',
     });
     expect(env).toMatchObject({ port: 5000, host: '0.0.0.0' });
     expect(env.options).toMatchObject({
@@ -34,6 +36,7 @@ describe('readSimulatorEnv', () => {
       videoProcessingMs: 30,
       faults: [{ route: 'speech', fault: 'http429', times: 2, retryAfterSeconds: 3 }],
       rateLimits: { minimax: { max: 20, windowMs: 60_000, lockoutMs: 0 } },
+      tlsPort: 0,
     });
     expect(readSimulatorEnv({ SIMULATOR_RATE_LIMITS: 'off' }).options.rateLimits).toBe('off');
   });
@@ -41,6 +44,7 @@ describe('readSimulatorEnv', () => {
   it.each([
     [{ SIMULATOR_PORT: 'http' }, /SIMULATOR_PORT/],
     [{ SIMULATOR_PORT: '70000' }, /SIMULATOR_PORT/],
+    [{ SIMULATOR_TLS_PORT: '-1' }, /SIMULATOR_TLS_PORT/],
     [{ SIMULATOR_LATENCY_MS: '-5' }, /SIMULATOR_LATENCY_MS/],
     [{ SIMULATOR_VIDEO_PROCESSING_MS: '1.5' }, /SIMULATOR_VIDEO_PROCESSING_MS/],
     [{ SIMULATOR_FAULTS: '{"route":"image"}' }, /SIMULATOR_FAULTS must be a JSON array/],

@@ -30,6 +30,7 @@ export function readSimulatorEnv(env: Env): SimulatorEnv {
       videoProcessingMs: readInteger(env, 'SIMULATOR_VIDEO_PROCESSING_MS', 3000),
       faults: readFaults(env, 'SIMULATOR_FAULTS'),
       rateLimits: readRateLimits(env, 'SIMULATOR_RATE_LIMITS'),
+      tlsPort: readInteger(env, 'SIMULATOR_TLS_PORT', 4011, 0, 65_535),
       logger: true,
     },
   };

@@ -21,6 +21,9 @@ const { port, host, options } = readEnvOrExit();
 const simulator = createSimulator(options);
 const url = await simulator.listen(port, host);
 simulator.app.log.info(`provider simulator listening on ${url}`);
+// The openai package's Realtime client only speaks wss://: a development worker learns this port and the
+// certificate made at start from GET /__sim/tls.
+simulator.app.log.info(`OpenAI Realtime API on ${simulator.secureUrl.replace(/^https/, 'wss')}/v1/realtime`);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import Fastify from 'fastify';
 import { controlRoutes } from './control/controlRoutes';
 import { FaultBook } from './faults/faultBook';
@@ -7,8 +7,11 @@ import { ProviderGate } from './faults/providerGate';
 import { miniMaxRoutes } from './minimax/miniMaxRoutes';
 import { VideoTaskStore } from './minimax/videoTaskStore';
 import { openAiRoutes } from './openai/openAiRoutes';
+import { RealtimeServer } from './openai/realtime/realtimeServer';
+import { RealtimeSessionLog } from './openai/realtime/realtimeSessionLog';
 import { stabilityRoutes } from './stability/stabilityRoutes';
 import { StatsCounter } from './stats';
+import { DEFAULT_CERTIFICATE_HOSTS, createDevelopmentCertificate } from './tls/development-certificate';
 import { KeyRateLimiter } from './limits/keyRateLimiter';
 import {
   DOCUMENTED_RATE_LIMITS,
@@ -19,13 +22,21 @@ import {
   type SimulatorOptions,
 } from './types';
 
-const DEFAULTS = { latencyMs: 0, videoQueueingMs: 1000, videoProcessingMs: 3000 } as const;
+const DEFAULTS = {
+  latencyMs: 0,
+  videoQueueingMs: 1000,
+  videoProcessingMs: 3000,
+  tlsPort: 0,
+  realtimeSpeedup: 200,
+} as const;
 const VIDEO_FIXTURE = new URL('../fixtures/sample.mp4', import.meta.url);
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const latencyMs = durationOption('latencyMs', options.latencyMs ?? DEFAULTS.latencyMs);
   const queueingMs = durationOption('videoQueueingMs', options.videoQueueingMs ?? DEFAULTS.videoQueueingMs);
   const processingMs = durationOption('videoProcessingMs', options.videoProcessingMs ?? DEFAULTS.videoProcessingMs);
+  const tlsPort = portOption('tlsPort', options.tlsPort ?? DEFAULTS.tlsPort);
+  const speedup = positiveOption('realtimeSpeedup', options.realtimeSpeedup ?? DEFAULTS.realtimeSpeedup);
 
   const faults = new FaultBook();
   for (const rule of options.faults ?? []) faults.add(rule);
@@ -34,6 +45,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const limiters = rateLimiters(options.rateLimits ?? DOCUMENTED_RATE_LIMITS);
   const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets, limiters });
   const tasks = new VideoTaskStore({ queueingMs, processingMs });
+  const realtimeLog = new RealtimeSessionLog();
+  // OpenAI's Realtime client connects only with wss://, so the Realtime API has a TLS listener of its own,
+  // with the certificate given or one made at listen() for the host it listens on.
+  let realtime: RealtimeServer | undefined;
+  let certificate: string | undefined;
 
   // A stand-in closes at once: a client that gave up mid-request (a cancel, a timeout) leaves nothing to wait for.
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
@@ -43,10 +59,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   );
   void app.register(openAiRoutes(gate));
   void app.register(
-    controlRoutes({ faults, stats, resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()) }),
+    controlRoutes({
+      faults,
+      stats,
+      realtimeLog,
+      resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
+      secureListener: () =>
+        certificate === undefined || secureAddress === undefined
+          ? undefined
+          : { port: secureAddress.port, certificate },
+    }),
   );
 
   let url: string | undefined;
+  let secureAddress: AddressInfo | undefined;
 
   return {
     app,
@@ -54,23 +80,49 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       if (url === undefined) throw new Error('the simulator has no URL until listen() resolves');
       return url;
     },
+    get secureUrl() {
+      if (secureAddress === undefined) throw new Error('the simulator has no secure URL until listen() resolves');
+      return urlOf('https', secureAddress);
+    },
+    get certificate() {
+      if (certificate === undefined) throw new Error('the simulator has no certificate until listen() resolves');
+      return certificate;
+    },
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
       const address = app.server.address();
       if (address === null || typeof address === 'string') throw new Error(`unexpected server address ${address}`);
-      const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      url = `http://${urlHost}:${address.port}`;
+      url = urlOf('http', address);
+      const tls =
+        options.tls ?? (await createDevelopmentCertificate([...new Set([...DEFAULT_CERTIFICATE_HOSTS, host])]));
+      realtime = new RealtimeServer({
+        tls,
+        faults,
+        stats,
+        latencyMs,
+        limiter: limiters.openai,
+        log: realtimeLog,
+        speedup,
+      });
+      secureAddress = await realtime.listen(tlsPort, host);
+      certificate = tls.cert;
       return url;
     },
     async close() {
       // Hung requests never finish on their own and would hold app.close() open forever.
       for (const socket of hangingSockets) socket.destroy();
-      await app.close();
+      await Promise.all([app.close(), realtime?.close()]);
     },
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
+    realtimeSessions: () => realtimeLog.list(),
   };
+}
+
+function urlOf(scheme: 'http' | 'https', address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${scheme}://${host}:${address.port}`;
 }
 
 function rateLimiters(limits: RateLimits | 'off'): Partial<Record<RateLimitedProvider, KeyRateLimiter>> {
@@ -81,6 +133,18 @@ function rateLimiters(limits: RateLimits | 'off'): Partial<Record<RateLimitedPro
       new KeyRateLimiter(limits[provider]!),
     ]),
   );
+}
+
+function portOption(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new Error(`${name} must be a port from 0 to 65535`);
+  }
+  return value;
+}
+
+function positiveOption(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
 }
 
 function durationOption(name: string, value: number): number {

@@ -14,6 +14,18 @@ export interface SimulatorOptions {
    * every account); `off` enforces none. MiniMax's and OpenAI's depend on the account's tier.
    */
   rateLimits?: RateLimits | 'off';
+  /**
+   * The certificate and key (PEM) of the TLS server listen() starts for the OpenAI Realtime API over
+   * `wss://`. Default: one made at listen() for localhost, 127.0.0.1, ::1 and the host it listens on.
+   */
+  tls?: { key: string; cert: string };
+  /** The TLS server's port. Default 0: a random free port. */
+  tlsPort?: number;
+  /**
+   * How many times faster than real time a Realtime response streams its audio. Default 200 (a
+   * 200-second reading streams in about a second); 1 streams it as fast as it would play.
+   */
+  realtimeSpeedup?: number;
   logger?: boolean;
 }
 
@@ -45,6 +57,9 @@ export const FAULT_KINDS = [
   'minimax-code',
   'content-filtered',
   'insufficient-quota',
+  'rate-limit',
+  'stray',
+  'answer',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -55,6 +70,8 @@ export const PROVIDER_ROUTES = [
   'video.file',
   'video.download',
   'speech',
+  'realtime.connect',
+  'realtime.response',
 ] as const;
 export type ProviderRoute = (typeof PROVIDER_ROUTES)[number];
 
@@ -63,7 +80,7 @@ export interface FaultRule {
   fault: FaultKind;
   /** How many matching requests it affects. Default: every one (Infinity). */
   times?: number;
-  /** For http429, sent as the Retry-After header. Default 1. */
+  /** For http429, sent as the Retry-After header; for rate-limit, the seconds to wait. Default 1. */
   retryAfterSeconds?: number;
   /** For unknown-status, the status to report. Default "Mystery". */
   status?: string;
@@ -80,13 +97,47 @@ export interface SimulatorStats {
   lockouts: number;
 }
 
+/** One Realtime response, as the simulated model saw and answered it. */
+export interface RealtimeResponseRecord {
+  id: string;
+  /** The instructions in force: the response's own, else the session's. */
+  instructions: string;
+  /** The text it was given to read, after the `<text>` extraction. */
+  text: string;
+  /** What it said (or wrote, for a text response), as far as it got. */
+  transcript: string;
+  /** `in_progress` until response.done, and for ever after a drop or hang. */
+  status: 'in_progress' | 'completed' | 'cancelled' | 'failed' | 'incomplete';
+  /** Seconds of audio sent. */
+  audioSeconds: number;
+}
+
+/** One Realtime session (one WebSocket), with its configuration as it is now. */
+export interface RealtimeSessionRecord {
+  id: string;
+  model: string;
+  voice: string;
+  speed: number;
+  /** The output audio format's type: `audio/pcm`, `audio/pcmu` or `audio/pcma`. */
+  outputFormat: string;
+  /** The session's instructions. */
+  instructions: string;
+  responses: RealtimeResponseRecord[];
+}
+
 export interface Simulator {
   app: FastifyInstance;
   /** The base URL; only known once listen() has resolved. */
   readonly url: string;
+  /** The TLS base URL of the Realtime API (`https://host:port`); only known once listen() has resolved. */
+  readonly secureUrl: string;
+  /** The certificate (PEM) the Realtime API's TLS server presents: what a client pins as `ca`. */
+  readonly certificate: string;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
   injectFault(rule: FaultRule): void;
   clearFaults(): void;
   stats(): SimulatorStats;
+  /** The last 200 Realtime sessions, oldest first. */
+  realtimeSessions(): RealtimeSessionRecord[];
 }

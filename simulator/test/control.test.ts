@@ -35,7 +35,16 @@ describe('control API', () => {
     await postJson(`${url}${SDXL_PATH}`, imageBody());
 
     const stats = await (await fetch(`${url}/__sim/stats`)).json();
-    const none = { image: 0, 'video.create': 0, 'video.query': 0, 'video.file': 0, 'video.download': 0, speech: 0 };
+    const none = {
+      image: 0,
+      'video.create': 0,
+      'video.query': 0,
+      'video.file': 0,
+      'video.download': 0,
+      speech: 0,
+      'realtime.connect': 0,
+      'realtime.response': 0,
+    };
     expect(stats).toEqual({
       requests: { ...none, image: 1, 'video.create': 2 },
       videoTasksCreated: 1,

@@ -9,11 +9,21 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { MAX_IMAGE_SEED, VIDEO_PENDING_STATUSES, buildStabilityBody, planVideo } from '@mediagen/shared';
+import {
+  MAX_IMAGE_SEED,
+  SPEECH_MODELS,
+  VIDEO_PENDING_STATUSES,
+  buildStabilityBody,
+  planVideo,
+  voiceUsed,
+} from '@mediagen/shared';
 import { loadWorkerConfig } from '../src/config';
 import { GuardedDownloader } from '../src/providers/guarded-download';
 import { MiniMaxClient } from '../src/providers/minimax-client';
 import { OpenAISpeechClient } from '../src/providers/openai-speech-client';
+import { openaiRealtime } from '../src/providers/realtime/realtime-endpoint';
+import { RealtimeSpeechClient } from '../src/providers/realtime/realtime-speech-client';
+import type { SpeechInput, SpeechSynthesizer } from '../src/providers/speech-synthesizer';
 import { StabilityClient } from '../src/providers/stability-client';
 
 interface Step {
@@ -108,16 +118,34 @@ async function video(): Promise<void> {
   await writeFile(join(output, 'video.mp4'), file.bytes);
 }
 
+/**
+ * Speech with SPEECH_MODEL (the Realtime API by default): a sentence, and a question, which a voice agent
+ * would answer; both must be read word for word (the transcripts are checked inside the client).
+ */
 async function speech(): Promise<void> {
-  const client = new OpenAISpeechClient(config.openai);
-  const audio = await timed(
-    'openai',
-    'speech tts-1 nova',
-    () => client.synthesize({ input: 'Hello from MediaGen. This is the release smoke test.', voice: 'nova', speed: 1 }),
-    (result) => `${kb(result.bytes)} ${result.mimeType}`,
-  );
-  const subtype = audio.mimeType.split('/')[1]?.split(';')[0] ?? 'mp3';
-  await writeFile(join(output, `speech.${subtype === 'mpeg' ? 'mp3' : subtype}`), audio.bytes);
+  const model = config.speechModel;
+  const client: SpeechSynthesizer =
+    SPEECH_MODELS[model].api === 'realtime'
+      ? new RealtimeSpeechClient({ apiKey: config.openai.apiKey, endpoint: openaiRealtime(config.openai.baseUrl) })
+      : new OpenAISpeechClient(config.openai);
+  const texts = {
+    sentence: 'Hello from MediaGen. This is the release smoke test.',
+    question: 'What is your name?',
+  };
+  for (const [name, input] of Object.entries(texts)) {
+    const request: SpeechInput = { input, voice: 'nova', language: 'en-US', speed: 1, format: 'mp3', model };
+    const audio = await timed(
+      'openai',
+      `speech ${model} nova (read by ${voiceUsed(model, 'nova')}): ${name}`,
+      () =>
+        client.synthesize(request, AbortSignal.timeout(120_000), {
+          progress: () => undefined,
+          log: (line) => console.log(`  ${line}`),
+        }),
+      (result) => `${kb(result.bytes)} ${result.mimeType}`,
+    );
+    await writeFile(join(output, `speech-${name}.mp3`), audio.bytes);
+  }
 }
 
 const checks = [

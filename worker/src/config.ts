@@ -16,6 +16,7 @@ import {
   PLAN_IDS,
   VIDEO_MAX_POLLS,
   VIDEO_POLL_INTERVAL_MS,
+  speechModelNotice,
   type GenerationKind,
   type PlanId,
 } from '@mediagen/shared';
@@ -53,7 +54,10 @@ export interface DownloadPolicy {
 
 export interface WorkerConfig extends CommonSettings {
   artifactsDir: string;
+  /** The kinds it serves: WORKER_KINDS, less speech when SPEECH_MODEL has been shut down by its provider. */
   kinds: GenerationKind[];
+  /** What the worker must tell its operators at start-up (a speech model's shutdown). */
+  notices: string[];
   concurrency: Record<GenerationKind, number>;
   shutdownGraceMs: number;
   /** Recorded on each job it runs (BullMQ processedBy); default host:pid. */
@@ -85,6 +89,8 @@ export interface WorkerConfig extends CommonSettings {
   stability: ProviderSettings['stability'];
   minimax: ProviderSettings['minimax'];
   openai: ProviderSettings['openai'];
+  simulatorUrl: ProviderSettings['simulatorUrl'];
+  simulatorTlsUrl: ProviderSettings['simulatorTlsUrl'];
   /** Each provider's documented rate limit, shared by every worker process (provider-rate-limiter.ts). */
   providerLimits: ProviderLimitSettings;
 }
@@ -129,11 +135,17 @@ const rateLimit = z
  * without a key is served by the simulator only in development mode (provider-config.ts); in production
  * a metrics endpoint beyond loopback needs METRICS_TOKEN.
  */
-export function loadWorkerConfig(env: Env): WorkerConfig {
+export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
   const reader = new EnvReader(env);
   const common = readCommonSettings(reader);
   const development = common.mode === 'development';
-  const kinds = [...new Set(reader.read('WORKER_KINDS', kindList, 'image,video,speech') ?? GENERATION_KINDS)];
+  const asked = [...new Set(reader.read('WORKER_KINDS', kindList, 'image,video,speech') ?? GENERATION_KINDS)];
+  const speechNotice = speechModelNotice(common.speechModel, now);
+  // Past its model's shutdown, speech is left out and the other kinds run on; a worker of speech alone has none.
+  const kinds = speechNotice?.retired ? asked.filter((kind) => kind !== 'speech') : asked;
+  if (kinds.length === 0 && speechNotice !== null) {
+    reader.problem(`WORKER_KINDS=speech leaves nothing to serve: ${speechNotice.message}`);
+  }
 
   const providers = readProviderSettings(reader, { development, kinds });
 
@@ -155,6 +167,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     ...common,
     artifactsDir: resolve(common.dataDir, 'artifacts'),
     kinds,
+    notices: speechNotice !== null && asked.includes('speech') ? [speechNotice.message] : [],
     concurrency: {
       image: reader.read('CONCURRENCY_IMAGE', wholeNumber(1, 500), '4') ?? 4,
       video: reader.read('CONCURRENCY_VIDEO', wholeNumber(1, 500), '20') ?? 20,
@@ -205,6 +218,8 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     stability: providers.stability,
     minimax: providers.minimax,
     openai: providers.openai,
+    simulatorUrl: providers.simulatorUrl,
+    simulatorTlsUrl: providers.simulatorTlsUrl,
     providerLimits: { ...providers.rateLimits, defaultPauseMs: defaultRetryAfterMs },
   };
   reader.finish('worker');

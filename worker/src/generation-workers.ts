@@ -14,7 +14,7 @@ import {
   type ArtifactStore,
   type GenerationJobData,
 } from '@mediagen/core';
-import { GENERATION_KINDS, PLAN_IDS, SPEECH_DEFAULTS, type GenerationKind } from '@mediagen/shared';
+import { GENERATION_KINDS, PLAN_IDS, type GenerationKind } from '@mediagen/shared';
 import type { WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
@@ -27,6 +27,8 @@ import { createVideoProcessor } from './processors/video-processor';
 import { GuardedDownloader } from './providers/guarded-download';
 import { MiniMaxClient } from './providers/minimax-client';
 import { OpenAISpeechClient } from './providers/openai-speech-client';
+import { openaiRealtime, simulatorRealtime } from './providers/realtime/realtime-endpoint';
+import { RealtimeSpeechClient } from './providers/realtime/realtime-speech-client';
 import { ProviderBreakers } from './providers/provider-breakers';
 import { BREAKER_FAILURES } from './providers/provider-calls';
 import { ProviderGateway, isProviderFault } from './providers/provider-gateway';
@@ -57,12 +59,27 @@ export interface GenerationWorkers {
   close(graceMs?: number): Promise<void>;
 }
 
-function buildContext(config: WorkerConfig, downloader: GuardedDownloader, artifacts: ArtifactStore): ProcessorContext {
+function buildContext(
+  config: WorkerConfig,
+  downloader: GuardedDownloader,
+  artifacts: ArtifactStore,
+  clock: () => number,
+): ProcessorContext {
   return {
     artifacts,
+    clock,
     stability: new StabilityClient(config.stability),
     minimax: new MiniMaxClient({ ...config.minimax, download: (url, signal) => downloader.fetch(url, signal) }),
-    speech: new OpenAISpeechClient(config.openai),
+    speech: {
+      'speech-endpoint': new OpenAISpeechClient(config.openai),
+      realtime: new RealtimeSpeechClient({
+        apiKey: config.openai.apiKey,
+        endpoint: config.openai.simulated
+          ? simulatorRealtime(config.simulatorUrl, config.simulatorTlsUrl)
+          : openaiRealtime(config.openai.baseUrl),
+      }),
+    },
+    speechModel: config.speechModel,
     videoPolling: config.videoPolling,
     videoModel: config.minimax.model,
   };
@@ -71,7 +88,7 @@ function buildContext(config: WorkerConfig, downloader: GuardedDownloader, artif
 /** The worker process's work: one BullMQ Worker per kind it serves, the reconciler, and their shutdown. */
 export async function startGenerationWorkers(
   config: WorkerConfig,
-  options: { metrics?: WorkerMetrics } = {},
+  options: { metrics?: WorkerMetrics; clock?: () => number } = {},
 ): Promise<GenerationWorkers> {
   const database = openDatabase(config.databaseUrl, {
     maxConnections: DATABASE_CONNECTIONS,
@@ -82,7 +99,12 @@ export async function startGenerationWorkers(
   const commands = await connectRedis(config.redis, 'blocking', 'worker-commands');
   const subscriber = await connectRedis(config.redis, 'blocking', 'worker-cancellations');
   const downloader = new GuardedDownloader(config.videoDownload);
-  const context = buildContext(config, downloader, await createArtifactStore(config.artifactStore));
+  const context = buildContext(
+    config,
+    downloader,
+    await createArtifactStore(config.artifactStore),
+    options.clock ?? Date.now,
+  );
   const metrics = options.metrics ?? new WorkerMetrics();
   const breakers = new ProviderBreakers(
     config.breaker,
@@ -126,7 +148,7 @@ export async function startGenerationWorkers(
       controls: spendControls,
       ledger: spendLedger,
       prices: config.prices,
-      costContext: { videoModel: context.videoModel, speechModel: SPEECH_DEFAULTS.model },
+      costContext: { videoModel: context.videoModel, speechModel: config.speechModel },
       metrics,
       retryAfterMs: config.spendRetryMs,
       log: (message) => console.warn(`[worker] ${message}`),

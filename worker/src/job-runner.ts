@@ -15,7 +15,7 @@ import { GenerationError, callLimitError, canceledError, deadlineError } from '.
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
-import { ProviderBusyError, mayHaveDonePaidWork, type ProviderCall } from './providers/provider-calls';
+import { ProviderBusyError, mayHaveDonePaidWork, ownerPaysFor, type ProviderCall } from './providers/provider-calls';
 import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
 import { QueueStepError, queueStep } from './queue-step-error';
 
@@ -277,8 +277,11 @@ export function createJobRunner(deps: JobRunnerDeps) {
           if (paid) spendRecords.push(deps.spend.accepted(job, generation, provider));
           return result;
         } catch (error) {
-          // The provider refused before doing any work: that call costs the user nothing.
-          if (paid && !mayHaveDonePaidWork(outcomeOf(error))) {
+          const outcome = outcomeOf(error);
+          // Work the provider may have charged for is in the spend reports, whatever ended the call.
+          if (paid && mayHaveDonePaidWork(outcome)) spendRecords.push(deps.spend.accepted(job, generation, provider));
+          // The provider refused before doing any work, or did other work than asked: the user pays nothing.
+          if (paid && !ownerPaysFor(outcome)) {
             await lifecycle.providerCallRefused(id).catch(() => undefined);
           }
           throw error;

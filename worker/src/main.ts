@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     });
   }
   if (config.mode === 'development') console.warn('[worker] MEDIAGEN_MODE=development: development shortcuts are on');
+  for (const notice of config.notices) console.warn(`[worker] ${notice}`);
   console.log(
     `[worker] ${config.workerName} running ${config.kinds.map((kind) => `${kind}×${config.concurrency[kind]}`).join(', ')}; ${describeProviders(config)}` +
       (metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`),

@@ -14,7 +14,7 @@ describe('cancel', () => {
 
   it.each([
     ['image', 'image', () => imageRequest()],
-    ['speech', 'speech', () => speechRequest()],
+    ['speech', 'realtime.response', () => speechRequest()],
   ] as const)(
     'aborts an in-flight %s call at once; the provider had the request, so the token stays spent',
     async (kind, route, request) => {

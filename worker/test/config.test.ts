@@ -177,3 +177,45 @@ describe('the simulator is a development tool', () => {
     expect(() => loadWorkerConfig({ ...development, OPENAI_RATE_LIMIT: '0/1000' })).toThrow(/OPENAI_RATE_LIMIT/);
   });
 });
+
+describe('the speech model', () => {
+  const beforeShutdown = Date.parse('2027-01-05T12:00:00Z');
+  const afterShutdown = Date.parse('2027-01-06T00:00:01Z');
+
+  it('reads with the Realtime model by default, with nothing to tell', () => {
+    const config = loadWorkerConfig(development, afterShutdown);
+    expect(config.speechModel).toBe('gpt-realtime-2.1-mini');
+    expect(config.kinds).toEqual(['image', 'video', 'speech']);
+    expect(config.notices).toEqual([]);
+  });
+
+  it('warns, naming the day, while a speech-endpoint model is still served', () => {
+    const config = loadWorkerConfig({ ...development, SPEECH_MODEL: 'tts-1' }, beforeShutdown);
+    expect(config.kinds).toContain('speech');
+    expect(config.notices).toEqual([
+      'SPEECH_MODEL=tts-1: OpenAI shuts tts-1 down on 2027-01-06 and speech stops then; set SPEECH_MODEL=gpt-realtime-2.1-mini (the Realtime API) before',
+    ]);
+  });
+
+  it('serves no speech with it after its shutdown, says why, and keeps images and video running', () => {
+    const config = loadWorkerConfig({ ...development, SPEECH_MODEL: 'tts-1-hd' }, afterShutdown);
+    expect(config.kinds).toEqual(['image', 'video']);
+    expect(config.notices).toEqual([
+      'SPEECH_MODEL=tts-1-hd: OpenAI shut tts-1-hd down on 2027-01-06, so speech is not served; set SPEECH_MODEL=gpt-realtime-2.1-mini (the Realtime API)',
+    ]);
+  });
+
+  it('refuses to start a worker of speech alone with a model that has been shut down', () => {
+    let problems = '';
+    try {
+      loadWorkerConfig({ ...development, WORKER_KINDS: 'speech', SPEECH_MODEL: 'gpt-4o-mini-tts' }, afterShutdown);
+    } catch (error) {
+      problems = (error as WorkerConfigError).problems.join('\n');
+    }
+    expect(problems).toMatch(/^WORKER_KINDS=speech leaves nothing to serve: SPEECH_MODEL=gpt-4o-mini-tts: OpenAI shut/);
+  });
+
+  it('refuses a model that is not a speech model', () => {
+    expect(problemsOf({ ...development, SPEECH_MODEL: 'gpt-realtime' })).toMatch(/SPEECH_MODEL.*must be one of/);
+  });
+});

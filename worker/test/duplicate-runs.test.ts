@@ -22,10 +22,11 @@ it('a run that finishes after another run of its job recorded the result leaves 
     interval: 20,
   });
 
-  // The other run finished first: its files (the simulator's WAV) are stored under the generation's keys, and recorded.
-  const mimeType = 'audio/wav';
+  // The other run finished first: its files (MP3, as speech is stored by default) are under the generation's
+  // keys, and recorded.
+  const mimeType = 'audio/mpeg';
   const [key, markedKey] = [artifactKey(id, mimeType), artifactKey(markedCopyOf(id), mimeType)];
-  const audio = Buffer.from('RIFF the first run');
+  const audio = Buffer.from('ID3 the first run');
   await mkdir(harness.config.artifactsDir, { recursive: true });
   for (const file of [key, markedKey]) await writeFile(join(harness.config.artifactsDir, file), audio);
   const recorded = await harness.lifecycle.complete(id, { key, mimeType, bytes: audio.length, markedKey });

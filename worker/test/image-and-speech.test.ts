@@ -4,9 +4,12 @@ import { WorkerHarness, imageRequest, speechRequest } from './support/harness';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const harness = new WorkerHarness();
 
+/** The speech endpoint's tests read as on a day before OpenAI shuts its models down (2027-01-06). */
+const BEFORE_SPEECH_ENDPOINT_SHUTDOWN = Date.parse('2027-01-05T12:00:00Z');
+
 beforeAll(async () => {
   await harness.start();
-  await harness.startWorkers({ kinds: ['image', 'speech'] });
+  await harness.startWorkers({ kinds: ['image', 'speech'] }, { clock: () => BEFORE_SPEECH_ENDPOINT_SHUTDOWN });
 });
 afterAll(() => harness.stop());
 beforeEach(() => harness.simulator.clearFaults());
@@ -70,9 +73,12 @@ describe('image requests as Stability takes them', () => {
   });
 });
 
-describe('speech generation', () => {
+/** Speech recorded for a `/v1/audio/speech` model (SPEECH_MODEL=tts-1 until its shutdown). */
+const endpointSpeech = (input?: string) => ({ ...speechRequest(input), model: 'tts-1' as const });
+
+describe('speech on the speech endpoint', () => {
   it('stores spoken audio bytes with their content type', async () => {
-    const { job } = await harness.submit('speech', speechRequest());
+    const { job } = await harness.submit('speech', endpointSpeech());
     const { state, generation } = await harness.settled('speech', job);
     expect(state).toBe('completed');
     expect(generation.artifact?.mimeType).toMatch(/^audio\//);
@@ -87,7 +93,7 @@ describe('speech generation', () => {
     harness.simulator.injectFault({ route: 'speech', fault: 'insufficient-quota' });
     const before = harness.simulator.stats().requests.speech;
     const startedAt = Date.now();
-    const { job, uid } = await harness.submit('speech', speechRequest(), { attempts: 3 });
+    const { job, uid } = await harness.submit('speech', endpointSpeech(), { attempts: 3 });
     const { state, job: done, generation } = await harness.settled('speech', job);
     expect(state).toBe('failed');
     expect(done.failedReason).toBe('Failed to generate speech: the speech provider account has no credit left');
@@ -105,7 +111,7 @@ describe('speech generation', () => {
     // Bypasses the API's schema to reach the provider's own validation: a 4xx is permanent.
     const { job, uid } = await harness.submit(
       'speech',
-      { ...speechRequest(), voice: 'robot' as never },
+      { ...endpointSpeech(), voice: 'robot' as never },
       { attempts: 3 },
     );
     const { state, job: done, generation } = await harness.settled('speech', job);

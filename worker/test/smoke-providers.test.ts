@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,12 +13,18 @@ import { createSimulator, type Simulator } from '@mediagen/simulator';
 const ROOT = resolve(import.meta.dirname, '../..');
 let simulator: Simulator;
 let workDir: string;
+/** The simulator's certificate, trusted by the script the standard way (NODE_EXTRA_CA_CERTS). */
+let trusted: Record<string, string>;
 
 beforeAll(async () => {
   simulator = createSimulator({ videoQueueingMs: 100, videoProcessingMs: 100 });
   await simulator.listen();
   // Its own working directory, so a developer's .env (with real keys) is never read here.
   workDir = await mkdtemp(join(tmpdir(), 'mediagen-smoke-test-'));
+  const certificateFile = join(workDir, 'simulator.pem');
+  await writeFile(certificateFile, simulator.certificate);
+  // Speech goes to the Realtime API, which the simulator serves over TLS only.
+  trusted = { NODE_EXTRA_CA_CERTS: certificateFile, OPENAI_BASE_URL: `${simulator.secureUrl}/v1` };
 });
 afterAll(async () => {
   await simulator.close();
@@ -54,7 +60,7 @@ it('generates one image, one video and one speech with their timings when the ke
     MINIMAX_API_KEY: 'mm-smoke-test',
     MINIMAX_API_BASE: `${simulator.url}/v1`,
     OPENAI_API_KEY: 'sk-smoke-test',
-    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    ...trusted,
     VIDEO_POLL_INTERVAL_MS: '50',
     SMOKE_OUTPUT_DIR: outputDir,
   });
@@ -65,25 +71,36 @@ it('generates one image, one video and one speech with their timings when the ke
     'poll until done',
     'retrieve file',
     'download',
-    'speech tts-1 nova',
+    'speech gpt-realtime-2.1-mini nova \\(read by coral\\): sentence',
+    'speech gpt-realtime-2.1-mini nova \\(read by coral\\): question',
   ]) {
     expect(output).toMatch(new RegExp(`\\| [a-z]+ \\| ${step}[^|]*\\| \\d+ \\|`));
   }
-  // The simulator speaks WAV where OpenAI answers MP3; the file is named after what came back.
-  expect((await readdir(outputDir)).sort()).toEqual(['image.png', 'speech.wav', 'video.mp4']);
+  expect((await readdir(outputDir)).sort()).toEqual([
+    'image.png',
+    'speech-question.mp3',
+    'speech-sentence.mp3',
+    'video.mp4',
+  ]);
   expect(simulator.stats().videoTasksCreated).toBe(1);
+  // The question was read, not answered.
+  const question = simulator
+    .realtimeSessions()
+    .flatMap((session) => session.responses)
+    .find((response) => response.text === 'What is your name?');
+  expect(question?.transcript).toBe('What is your name?');
 });
 
 it('fails, saying which step, when a provider refuses', async () => {
-  simulator.injectFault({ route: 'speech', fault: 'insufficient-quota' });
+  simulator.injectFault({ route: 'realtime.response', fault: 'insufficient-quota' });
   const { code, output } = await smoke({
     OPENAI_API_KEY: 'sk-smoke-test',
-    OPENAI_BASE_URL: `${simulator.url}/v1`,
+    ...trusted,
     SMOKE_OUTPUT_DIR: join(workDir, 'refused'),
   });
   simulator.clearFaults();
   expect(code).toBe(1);
   expect(output).toMatch(
-    /\| openai \| speech tts-1 nova \| \d+ \| FAILED: Failed to generate speech: the speech provider account has no credit left \|/,
+    /\| openai \| speech gpt-realtime-2.1-mini nova \(read by coral\): sentence \| \d+ \| FAILED: Failed to generate speech: the speech provider account has no credit left \|/,
   );
 });

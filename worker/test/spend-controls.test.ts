@@ -77,10 +77,10 @@ it('the kill switch stops paid calls from every worker at once, and switching it
   const pool = await harness.startWorkers({ kinds: ['speech'] });
   try {
     await controls.setKillSwitch(true, 'test');
-    const before = requests().speech;
+    const before = requests()['realtime.response'];
     const jobs = await Promise.all([1, 2, 3].map((n) => harness.submit('speech', speechRequest(`held ${n}`))));
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(requests().speech).toBe(before);
+    expect(requests()['realtime.response']).toBe(before);
     for (const { id } of jobs) {
       expect(await harness.lifecycle.find(id)).toMatchObject({ status: 'queued', token: 'held', paidCalls: 0 });
     }
@@ -89,7 +89,7 @@ it('the kill switch stops paid calls from every worker at once, and switching it
     for (const { job } of jobs) {
       expect((await harness.settled('speech', job)).generation.status).toBe('completed');
     }
-    expect(requests().speech).toBe(before + jobs.length);
+    expect(requests()['realtime.response']).toBe(before + jobs.length);
   } finally {
     await controls.setKillSwitch(false, 'cleanup');
     await pool.close(1000);

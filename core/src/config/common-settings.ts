@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { readArtifactStoreSettings, type ArtifactStoreSettings } from '../artifacts/artifact-store-config';
-import type { PlanCatalogue } from '@mediagen/shared';
+import { DEFAULT_SPEECH_MODEL, SPEECH_MODEL_IDS, type PlanCatalogue, type SpeechModel } from '@mediagen/shared';
 import { wholeNumber, type EnvReader } from './env-reader';
 import { readPlanCatalogue } from './plan-settings';
 import { readRedisEndpoint } from './redis-settings';
@@ -35,6 +35,11 @@ export interface CommonSettings {
   plans: PlanCatalogue;
   /** How long BullMQ keeps finished jobs for operators; history lives in the record regardless. */
   jobRetention: { completedSeconds: number; failedSeconds: number };
+  /**
+   * SPEECH_MODEL: the OpenAI model that reads speech. The API checks requests against its rules (speeds,
+   * voices) and records it with each speech generation; the workers read each with the model recorded.
+   */
+  speechModel: SpeechModel;
 }
 
 export const DEVELOPMENT_DEFAULTS = {
@@ -84,6 +89,12 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
       attempts: reader.read('JOB_ATTEMPTS', wholeNumber(1, 20), '3') ?? 3,
       backoffMs: reader.read('JOB_BACKOFF_MS', wholeNumber(0, 10 * 60 * 1000), '2000') ?? 2000,
     },
+    speechModel:
+      reader.read(
+        'SPEECH_MODEL',
+        z.enum(SPEECH_MODEL_IDS, { error: `must be one of ${SPEECH_MODEL_IDS.join(', ')}` }),
+        DEFAULT_SPEECH_MODEL,
+      ) ?? DEFAULT_SPEECH_MODEL,
     jobRetention: {
       completedSeconds:
         reader.read('JOB_KEEP_COMPLETED_SECONDS', wholeNumber(0, 90 * DAY_SECONDS), String(DAY_SECONDS)) ?? DAY_SECONDS,

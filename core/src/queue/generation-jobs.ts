@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
-import type { ApiError, GenerationKind, ImageRequest, SpeechRequest, VideoRequest } from '@mediagen/shared';
+import type {
+  ApiError,
+  GenerationKind,
+  ImageRequest,
+  SpeechFormat,
+  SpeechModel,
+  SpeechRequest,
+  VideoRequest,
+} from '@mediagen/shared';
 import type { StoredArtifact } from '../artifacts/artifact-store';
 
 /** What the record keeps as a generation's request, per kind: the validated body without its kind. */
@@ -8,7 +16,11 @@ export interface RequestByKind {
   /** The seed is chosen at submit, so every attempt asks for the same picture. */
   image: Omit<ImageRequest, 'kind'> & { seed: number };
   video: Omit<VideoRequest, 'kind'>;
-  speech: Omit<SpeechRequest, 'kind'>;
+  /**
+   * The speech model in use at submit reads it, so what the creator was shown (the voice it is read with,
+   * the speeds it takes) holds while it waits. Absent from records made before it was recorded (tts-1).
+   */
+  speech: Omit<SpeechRequest, 'kind' | 'format'> & { format?: SpeechFormat; model?: SpeechModel };
 }
 
 /**

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { IMAGE_DEFAULTS, type GenerationKind, type MiniMaxVideoModel } from '@mediagen/shared';
+import {
+  IMAGE_DEFAULTS,
+  isRealtimeModel,
+  isSpeechModel,
+  type GenerationKind,
+  type MiniMaxVideoModel,
+  type RealtimeSpeechModel,
+  type SpeechModel,
+} from '@mediagen/shared';
 import type { EnvReader } from '../config/env-reader';
 import type { RequestByKind } from '../queue/generation-jobs';
 
@@ -9,26 +17,61 @@ import type { RequestByKind } from '../queue/generation-jobs';
  *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps.
  * - MiniMax (https://platform.minimax.io/docs/pricing): video-01 ≈ $0.43 per 6 s 720P clip; Hailuo-02
  *   $0.28 per 6 s at 768P and $0.49 at 1080P (≈ $0.047/s and $0.082/s).
- * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters.
+ * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters
+ *   on the speech endpoint; the Realtime models by tokens, per million: gpt-realtime-2.1-mini $20 audio
+ *   output, $2.40 text output, $0.60 text input; gpt-realtime-2.1 $64, $24 and $4.
  * Estimates, not invoices: budgets and reports use them; the providers' own billing is the truth.
  */
 export interface PriceTable {
   stability: { usdPerImageAt30Steps: number };
   minimax: { usdPerSecond: number; usdPerSecondFullHd: number; usdPerFirstGenerationClip: number };
-  openai: { usdPerMillionCharacters: number; usdPerMillionCharactersHd: number };
+  openai: {
+    usdPerMillionCharacters: number;
+    usdPerMillionCharactersHd: number;
+    realtime: Record<RealtimeSpeechModel, RealtimeTokenPrices>;
+  };
+}
+
+/** USD per million tokens of a Realtime model. */
+export interface RealtimeTokenPrices {
+  audioOutput: number;
+  textOutput: number;
+  textInput: number;
 }
 
 export const DEFAULT_PRICES: PriceTable = {
   stability: { usdPerImageAt30Steps: 0.009 },
   minimax: { usdPerSecond: 0.047, usdPerSecondFullHd: 0.082, usdPerFirstGenerationClip: 0.43 },
-  openai: { usdPerMillionCharacters: 15, usdPerMillionCharactersHd: 30 },
+  openai: {
+    usdPerMillionCharacters: 15,
+    usdPerMillionCharactersHd: 30,
+    realtime: {
+      'gpt-realtime-2.1-mini': { audioOutput: 20, textOutput: 2.4, textInput: 0.6 },
+      'gpt-realtime-2.1': { audioOutput: 64, textOutput: 24, textInput: 4 },
+    },
+  },
 };
+
+/**
+ * How a Realtime reading turns into tokens: audio output is 20 tokens a second (one per 50 ms), read at
+ * about 14 characters a second (speed is applied to the audio afterwards, so it changes no token); the
+ * transcript and the text sent are a token per 4 characters; each part of the text is sent with its
+ * instructions (about 300 tokens), a part holding up to 1,000 characters.
+ */
+const REALTIME_ESTIMATE = {
+  audioTokensPerSecond: 20,
+  charactersPerSecond: 14,
+  charactersPerTextToken: 4,
+  instructionTokensPerPart: 300,
+  charactersPerPart: 1000,
+} as const;
 
 const FIRST_GENERATION_VIDEO_MODELS: readonly string[] = ['video-01', 'T2V-01', 'T2V-01-Director'];
 
 export interface CostContext {
   videoModel: MiniMaxVideoModel;
-  speechModel: string;
+  /** The speech model in use, for speech recorded before its model was. */
+  speechModel: SpeechModel;
 }
 
 /** The estimated price of a generation's paid call, from its recorded request. */
@@ -55,13 +98,26 @@ export function estimateCostUsd(
       return roundUsd(prices.minimax.usdPerSecond * (duration > 6 ? 10 : 6));
     }
     case 'speech': {
-      const { input = '' } = request as Partial<RequestByKind['speech']>;
-      const perMillion = context.speechModel.endsWith('-hd')
+      const { input = '', model: recorded } = request as Partial<RequestByKind['speech']>;
+      const model = recorded !== undefined && isSpeechModel(recorded) ? recorded : context.speechModel;
+      if (isRealtimeModel(model)) return realtimeReadingUsd(input.length, prices.openai.realtime[model]);
+      const perMillion = model.endsWith('-hd')
         ? prices.openai.usdPerMillionCharactersHd
         : prices.openai.usdPerMillionCharacters;
       return roundUsd((perMillion * input.length) / 1_000_000);
     }
   }
+}
+
+function realtimeReadingUsd(characters: number, prices: RealtimeTokenPrices): number {
+  const e = REALTIME_ESTIMATE;
+  const audioTokens = (characters / e.charactersPerSecond) * e.audioTokensPerSecond;
+  const textTokens = characters / e.charactersPerTextToken;
+  const parts = Math.max(1, Math.ceil(characters / e.charactersPerPart));
+  const inputTokens = textTokens + parts * e.instructionTokensPerPart;
+  return roundUsd(
+    (audioTokens * prices.audioOutput + textTokens * prices.textOutput + inputTokens * prices.textInput) / 1_000_000,
+  );
 }
 
 const roundUsd = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
@@ -85,6 +141,23 @@ export function readPriceTable(reader: EnvReader): PriceTable {
     openai: {
       usdPerMillionCharacters: read('PRICE_OPENAI_USD_PER_MILLION_CHARACTERS', d.openai.usdPerMillionCharacters),
       usdPerMillionCharactersHd: read('PRICE_OPENAI_USD_PER_MILLION_CHARACTERS_HD', d.openai.usdPerMillionCharactersHd),
+      realtime: {
+        // Audio output is over nine tenths of a reading's price: the one each model's override moves.
+        'gpt-realtime-2.1-mini': {
+          ...d.openai.realtime['gpt-realtime-2.1-mini'],
+          audioOutput: read(
+            'PRICE_OPENAI_REALTIME_MINI_USD_PER_MILLION_AUDIO_TOKENS',
+            d.openai.realtime['gpt-realtime-2.1-mini'].audioOutput,
+          ),
+        },
+        'gpt-realtime-2.1': {
+          ...d.openai.realtime['gpt-realtime-2.1'],
+          audioOutput: read(
+            'PRICE_OPENAI_REALTIME_USD_PER_MILLION_AUDIO_TOKENS',
+            d.openai.realtime['gpt-realtime-2.1'].audioOutput,
+          ),
+        },
+      },
     },
   };
 }

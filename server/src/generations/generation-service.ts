@@ -12,6 +12,7 @@ import {
   MAX_IMAGE_SEED,
   exceedsPlan,
   isGenerationId,
+  isRetired,
   moderatePrompt,
   parseGenerationRequest,
   tokensExhaustedMessage,
@@ -23,6 +24,7 @@ import {
   type ListQuery,
   type Me,
   type PlanCatalogue,
+  type SpeechModel,
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
@@ -56,6 +58,8 @@ export interface GenerationServiceOptions {
   positions: QueuePositions;
   /** What each plan allows (request limits) and its jobs' priority. */
   plans: PlanCatalogue;
+  /** The speech model in use (SPEECH_MODEL): its rules check speech requests, and it is recorded with them. */
+  speechModel: SpeechModel;
   producer: Pick<GenerationProducer, 'add' | 'removeWaiting' | 'forget'>;
   /** Where results are kept: a deleted generation's file goes with it. */
   artifacts: Pick<ArtifactStore, 'remove'>;
@@ -88,9 +92,12 @@ export class GenerationService {
   }
 
   async submit(user: AuthUser, body: unknown, idempotencyKey?: string): Promise<SubmitOutcome> {
-    const parsed = parseGenerationRequest(body);
+    const { speechModel } = this.options;
+    const parsed = parseGenerationRequest(body, { speechModel });
     if (!parsed.ok) throw ServiceError.from(400, parsed.error);
     const request = parsed.value;
+    // No worker reads speech with a model its provider has shut down: nothing is charged for a job none would run.
+    if (request.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
     if (request.kind === 'image') {
       const moderation = moderatePrompt(request.prompt);
       if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
@@ -110,7 +117,7 @@ export class GenerationService {
       id: newGenerationId(kind),
       uid: user.uid,
       kind,
-      request: recordedRequest(request),
+      request: recordedRequest(request, speechModel),
       prompt: 'prompt' in rest ? rest.prompt : rest.input,
       maxInFlight: this.options.maxInFlightPerUser,
       emailHash: this.options.emailHash(user.email),
@@ -174,7 +181,8 @@ export class GenerationService {
   async runAgain(user: AuthUser, id: string, idempotencyKey?: string): Promise<SubmitOutcome> {
     const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
     if (record === null) throw notFound();
-    const { seed: _seed, ...settings } = record.request;
+    // Read by the speech model in use now, which may not be the one recorded.
+    const { seed: _seed, model: _model, ...settings } = record.request;
     return this.submit(user, { kind: record.kind, ...settings }, idempotencyKey);
   }
 
@@ -267,10 +275,18 @@ export class GenerationService {
   }
 }
 
-/** What the record keeps of a request: without its kind; an image gets its seed now so every attempt reuses it. */
-function recordedRequest(request: GenerationRequest): Record<string, unknown> {
+export function speechUnavailable(): ServiceError {
+  return new ServiceError(503, 'NOT_READY', 'Speech generation is unavailable right now. Nothing was charged.');
+}
+
+/**
+ * What the record keeps of a request: without its kind; an image gets its seed now so every attempt
+ * reuses it, a speech the model in use, so it is read as the creator was shown while it waits.
+ */
+function recordedRequest(request: GenerationRequest, speechModel: SpeechModel): Record<string, unknown> {
   const { kind: _kind, ...rest } = request;
   if (request.kind === 'image') return { ...rest, seed: request.seed ?? randomInt(0, MAX_IMAGE_SEED + 1) };
+  if (request.kind === 'speech') return { ...rest, model: speechModel };
   return rest;
 }
 

@@ -1,5 +1,6 @@
 import type { GenerationEvent, GenerationRecord } from '@mediagen/core';
 import { MAX_PROGRESS_BEFORE_COMPLETION, type Generation, type QueuePosition } from '@mediagen/shared';
+import type { Submission } from './submission';
 
 /** What a transition leaves behind, whether read from the record or heard on the update channel. */
 export type GenerationState = Pick<
@@ -18,7 +19,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 /** The contract's `Generation`: what every GET and every `generation:update` carries. */
 export function generationView(
   state: GenerationState,
-  prompt: string,
+  submission: Submission,
   artifactUrl: (key: string) => string,
   extras: ViewExtras = {},
 ): Generation {
@@ -37,8 +38,9 @@ export function generationView(
     token: state.token,
     createdAt: iso(state.createdAt),
     updatedAt: iso(state.updatedAt),
-    prompt,
+    prompt: submission.prompt,
   };
+  if (submission.speech !== undefined) generation.speech = submission.speech;
   if (state.status === 'completed' && state.artifact !== null) {
     generation.result = { url: artifactUrl(state.artifact.key), mimeType: state.artifact.mimeType };
   }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { latestProgress, type GenerationRecord } from '@mediagen/core';
 import type { Generation, QueuePosition } from '@mediagen/shared';
 import { generationView, stateOfRecord } from './generation-view';
+import { submissionOf } from './submission';
 import type { QueuePositions } from './queue-positions';
 
 /**
@@ -33,11 +34,16 @@ export class GenerationViews {
     ]);
     return records.map((record) => {
       const published = progress.get(record.id);
-      return generationView(stateOfRecord(record), record.prompt, this.artifactUrl, {
-        // Progress of an earlier version of the same run still counts: the run goes on across them.
-        progress: published !== undefined && published.version <= record.version ? published.progress : undefined,
-        queue: knownQueues?.get(record.id) ?? queues.get(record.id),
-      });
+      return generationView(
+        stateOfRecord(record),
+        submissionOf(record.kind, record.prompt, record.request),
+        this.artifactUrl,
+        {
+          // Progress of an earlier version of the same run still counts: the run goes on across them.
+          progress: published !== undefined && published.version <= record.version ? published.progress : undefined,
+          queue: knownQueues?.get(record.id) ?? queues.get(record.id),
+        },
+      );
     });
   }
 }

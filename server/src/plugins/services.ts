@@ -53,6 +53,7 @@ export const servicesPlugin = fp<Options>(
         views: new GenerationViews(app.redis, config.queuePrefix, positions, artifactUrl),
         positions,
         plans: config.plans,
+        speechModel: config.speechModel,
         producer: app.producer,
         artifacts: app.artifactStore,
         signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),

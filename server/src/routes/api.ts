@@ -5,6 +5,7 @@ import { notReady, ServiceError } from '../http/errors';
 import { generationRoutes } from './generations';
 import { meRoutes } from './me';
 import { sessionOpenRoutes } from './session';
+import { speechRoutes } from './speech';
 
 const ONE_MINUTE_MS = 60_000;
 
@@ -34,4 +35,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(generationRoutes);
   await app.register(meRoutes);
   await app.register(sessionOpenRoutes);
+  await app.register(speechRoutes);
 };

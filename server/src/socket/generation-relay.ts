@@ -7,6 +7,7 @@ import {
   type QueuePosition,
 } from '@mediagen/shared';
 import { generationView, type GenerationState } from '../generations/generation-view';
+import type { Submission } from '../generations/submission';
 
 const MAX_TRACKED = 10_000;
 /** Queue moves within this window are answered with one round of position updates per kind. */
@@ -26,15 +27,15 @@ export interface RelayAudience {
 
 /** What the relay reads from the record; only ever for owners connected here. */
 export interface RelaySource {
-  /** A generation's prompt (fixed at submit); null when it no longer exists. */
-  prompt(id: string): Promise<string | null>;
+  /** What a generation was asked for (fixed at submit); null when it no longer exists. */
+  submission(id: string): Promise<Submission | null>;
   /** A generation's state now, for progress heard before any transition was told here. */
-  state(id: string): Promise<(GenerationState & { uid: string; prompt: string }) | null>;
+  state(id: string): Promise<(GenerationState & { uid: string; submission: Submission }) | null>;
   /** Queued generations of a kind owned by these users, with their places in line. */
   queued(
     kind: GenerationKind,
     uids: readonly string[],
-  ): Promise<{ state: GenerationState & { uid: string; prompt: string }; queue: QueuePosition }[]>;
+  ): Promise<{ state: GenerationState & { uid: string; submission: Submission }; queue: QueuePosition }[]>;
   /** Generations of these users changed since a moment, to replay what a lost connection missed. */
   changedSince(since: Date, uids: readonly string[]): Promise<(GenerationState & { uid: string })[]>;
   /** The place in line of a queued generation; null when it is no longer queued. */
@@ -54,14 +55,14 @@ export interface RelayOptions {
 /**
  * Turns the lifecycle's announcements and the workers' progress into `generation:update` events for
  * owners connected to this instance; everyone else's are dropped unread. It only filters by owner, adds
- * the prompt (read once per generation) and the signed artifact URL, and emits: the state itself comes
+ * what was asked for (the prompt and settings, read once per generation) and the signed artifact URL, and emits: the state itself comes
  * whole from the announcement, with its version. Per generation, updates go out in order, each version
  * once; progress rides on the version it belongs to and only rises.
  */
 export class GenerationRelay {
   /** What each owner here was last told, per generation. */
   private readonly told = new LRUCache<string, { uid: string; generation: Generation }>({ max: MAX_TRACKED });
-  private readonly prompts = new LRUCache<string, string>({ max: MAX_TRACKED });
+  private readonly submissions = new LRUCache<string, Submission>({ max: MAX_TRACKED });
   private readonly pending = new Map<string, Promise<void>>();
   private readonly positionRefreshes = new Map<GenerationKind, NodeJS.Timeout>();
   private stopped = false;
@@ -74,7 +75,7 @@ export class GenerationRelay {
     if (event.removed) {
       this.sequence(event.id, async () => {
         this.told.delete(event.id);
-        this.prompts.delete(event.id);
+        this.submissions.delete(event.id);
         this.options.emitRemoved(event.uid, event.id);
       });
       return;
@@ -90,10 +91,10 @@ export class GenerationRelay {
         // Progress of a generation this instance has told nothing of yet: its state comes from the record.
         const state = await this.options.source.state(event.id);
         if (state === null || state.status !== 'active' || state.version !== event.version) return;
-        this.prompts.set(event.id, state.prompt);
+        this.submissions.set(event.id, state.submission);
         this.send(
           state.uid,
-          generationView(state, state.prompt, this.options.artifactUrl, { progress: event.progress }),
+          generationView(state, state.submission, this.options.artifactUrl, { progress: event.progress }),
           event.at,
         );
         return;
@@ -119,17 +120,17 @@ export class GenerationRelay {
   private async tell(uid: string, state: GenerationState, lagFromMs: number): Promise<void> {
     const told = this.told.get(state.id)?.generation;
     if (told !== undefined && told.version >= state.version) return;
-    let prompt = this.prompts.get(state.id);
-    if (prompt === undefined) {
-      const read = await this.options.source.prompt(state.id);
+    let submission = this.submissions.get(state.id);
+    if (submission === undefined) {
+      const read = await this.options.source.submission(state.id);
       if (read === null) return;
-      prompt = read;
-      this.prompts.set(state.id, prompt);
+      submission = read;
+      this.submissions.set(state.id, submission);
     }
     const queue = state.status === 'queued' ? await this.options.source.queuePosition(state.id) : null;
     this.send(
       uid,
-      generationView(state, prompt, this.options.artifactUrl, {
+      generationView(state, submission, this.options.artifactUrl, {
         // A new version of a running generation keeps the progress its owner has seen.
         progress: told?.status === 'active' && state.status === 'active' ? told.progress : undefined,
         queue: queue ?? undefined,

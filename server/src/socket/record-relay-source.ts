@@ -3,6 +3,7 @@ import { toRecord, type Database } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import { stateOfRecord } from '../generations/generation-view';
 import type { QueuePositions } from '../generations/queue-positions';
+import { submissionOf } from '../generations/submission';
 import type { RelaySource } from './generation-relay';
 
 /** The most queued generations of one kind a position refresh tells at once. */
@@ -15,15 +16,24 @@ export class RecordRelaySource implements RelaySource {
     private readonly positions: QueuePositions,
   ) {}
 
-  async prompt(id: string): Promise<string | null> {
-    const row = await this.db.selectFrom('generations').select('prompt').where('id', '=', id).executeTakeFirst();
-    return row?.prompt ?? null;
+  async submission(id: string) {
+    const row = await this.db
+      .selectFrom('generations')
+      .select(['kind', 'prompt', 'request'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? null : submissionOf(row.kind, row.prompt, row.request);
   }
 
   async state(id: string) {
     const row = await this.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
     if (row === undefined) return null;
-    return { ...stateOfRecord(toRecord(row)), uid: row.uid, prompt: row.prompt };
+    const record = toRecord(row);
+    return {
+      ...stateOfRecord(record),
+      uid: row.uid,
+      submission: submissionOf(record.kind, record.prompt, record.request),
+    };
   }
 
   async queued(kind: GenerationKind, uids: readonly string[]) {
@@ -41,9 +51,10 @@ export class RecordRelaySource implements RelaySource {
     const positions = await this.positions.of(rows.map((row) => row.id));
     return rows.flatMap((row) => {
       const queue = positions.get(row.id);
-      return queue === undefined
-        ? []
-        : [{ state: { ...stateOfRecord(toRecord(row)), uid: row.uid, prompt: row.prompt }, queue }];
+      if (queue === undefined) return [];
+      const record = toRecord(row);
+      const submission = submissionOf(record.kind, record.prompt, record.request);
+      return [{ state: { ...stateOfRecord(record), uid: row.uid, submission }, queue }];
     });
   }
 

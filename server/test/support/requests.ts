@@ -42,6 +42,7 @@ export function apiClient(origin: string, user: TestUser) {
     remove: (id: string) => call('DELETE', `/api/generations/${id}`),
     closeAccount: (body: unknown = { confirm: true }) => call('DELETE', '/api/me', body),
     me: () => call('GET', '/api/me'),
+    speech: () => call('GET', '/api/speech'),
   };
 }
 

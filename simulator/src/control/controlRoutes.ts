@@ -1,18 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FaultBook } from '../faults/faultBook';
 import { InvalidFaultRuleError, parseFaultRule } from '../faults/parseFaultRule';
+import type { RealtimeSessionLog } from '../openai/realtime/realtimeSessionLog';
 import type { StatsCounter } from '../stats';
 import { describeRequestError } from '../requestError';
 
 interface ControlRoutesDeps {
   faults: FaultBook;
   stats: StatsCounter;
+  realtimeLog: RealtimeSessionLog;
   /** Forgets every key's recent requests and lockout. */
   resetLimits(): void;
+  /** The Realtime API's TLS port and certificate, once it listens. */
+  secureListener(): { port: number; certificate: string } | undefined;
 }
 
 /** The simulator's own API under /__sim, for tests and scripts to set faults and read counters. */
-export function controlRoutes({ faults, stats, resetLimits }: ControlRoutesDeps): FastifyPluginAsync {
+export function controlRoutes({
+  faults,
+  stats,
+  realtimeLog,
+  resetLimits,
+  secureListener,
+}: ControlRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, _request, reply) => {
       const { statusCode, message } = describeRequestError(error);
@@ -31,9 +41,23 @@ export function controlRoutes({ faults, stats, resetLimits }: ControlRoutesDeps)
 
     app.get('/__sim/stats', async () => stats.snapshot());
 
+    app.get('/__sim/realtime/sessions', async () => realtimeLog.list());
+
+    // A development worker finds the Realtime API here: the port to connect to and the certificate to trust.
+    app.get('/__sim/tls', async (_request, reply) => {
+      const listener = secureListener();
+      if (listener === undefined) {
+        return reply
+          .code(404)
+          .send({ error: 'the simulator has no TLS listener: it was started without a certificate' });
+      }
+      return listener;
+    });
+
     app.post('/__sim/reset', async (_request, reply) => {
       faults.clear();
       stats.reset();
+      realtimeLog.clear();
       resetLimits();
       return reply.code(204).send();
     });

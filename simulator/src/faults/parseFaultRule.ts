@@ -10,7 +10,20 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
   'unknown-status': ['video.query'],
   'minimax-code': ['video.create', 'video.query', 'video.file'],
   'content-filtered': ['image'],
-  'insufficient-quota': ['speech'],
+  'insufficient-quota': ['speech', 'realtime.connect', 'realtime.response'],
+  'rate-limit': ['realtime.response'],
+  stray: ['realtime.response'],
+  answer: ['realtime.response'],
+};
+
+/**
+ * Routes that take only some faults. A Realtime handshake is refused with an HTTP answer or not at all;
+ * a Realtime response is a stream of events on an open WebSocket, so it fails inside its own events
+ * (`rate-limit` is its 429) or through the connection.
+ */
+export const ROUTE_FAULTS: Partial<Record<ProviderRoute, readonly FaultKind[]>> = {
+  'realtime.connect': ['http429', 'http500', 'drop', 'hang', 'insufficient-quota'],
+  'realtime.response': ['stray', 'answer', 'drop', 'hang', 'rate-limit', 'insufficient-quota', 'http500', 'malformed'],
 };
 
 /** Faults the route applies itself, in an otherwise normal answer (the status it reports, a flagged image). */
@@ -31,8 +44,13 @@ function isProviderRoute(value: unknown): value is ProviderRoute {
 /** Why `fault` can never apply on `route`, or undefined when it can. */
 export function routeProblem(fault: FaultKind, route: ProviderRoute): string | undefined {
   const routes = FAULT_ROUTES[fault];
-  if (routes === undefined || routes.includes(route)) return undefined;
-  return `fault ${fault} only applies to route${routes.length > 1 ? 's' : ''} ${routes.join(', ')}`;
+  if (routes !== undefined && !routes.includes(route)) {
+    return `fault ${fault} only applies to route${routes.length > 1 ? 's' : ''} ${routes.join(', ')}`;
+  }
+  const faults = ROUTE_FAULTS[route];
+  if (faults !== undefined && !faults.includes(fault))
+    return `route ${route} only takes the faults ${faults.join(', ')}`;
+  return undefined;
 }
 
 /** Checks a rule from config, the control API or code, so a typo fails loudly instead of never matching. */

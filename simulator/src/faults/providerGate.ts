@@ -99,6 +99,9 @@ export class ProviderGate {
       case 'fail-status':
       case 'unknown-status':
       case 'content-filtered':
+      case 'rate-limit':
+      case 'stray':
+      case 'answer':
         throw new Error(`${fault.fault} is applied by its route, not the gate`);
     }
   }
@@ -111,7 +114,7 @@ function required<T>(reply: T | undefined, fault: FaultRule): T {
 }
 
 /** The rule for an `x-sim-fault` header, or a message saying why the header is unusable. */
-function faultFromHeader(route: ProviderRoute, header: string | string[]): FaultRule | string {
+export function faultFromHeader(route: ProviderRoute, header: string | string[]): FaultRule | string {
   if (!isFaultKind(header)) return `${FAULT_HEADER} must be one fault kind; got ${JSON.stringify(header)}`;
   if (header === 'minimax-code') return `${FAULT_HEADER}: minimax-code needs a code; add it as a rule instead`;
   const problem = routeProblem(header, route);

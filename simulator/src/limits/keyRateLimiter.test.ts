@@ -7,14 +7,14 @@ describe('KeyRateLimiter', () => {
     const limiter = new KeyRateLimiter({ max: 3, windowMs: 1000, lockoutMs: 5000 }, () => now);
     for (let request = 0; request < 3; request += 1) expect(limiter.admit('k')).toEqual({ admitted: true });
     now = 999;
-    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: true });
+    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: true, retryAfterMs: 5000 });
     now = 1500;
     // The window has room again, but the lockout still runs.
-    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false });
+    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false, retryAfterMs: 4499 });
     expect(limiter.admit('other key')).toEqual({ admitted: true });
     // Locked out at 999 for 5000 ms.
     now = 5998;
-    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false });
+    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false, retryAfterMs: 1 });
     now = 5999;
     expect(limiter.admit('k')).toEqual({ admitted: true });
   });
@@ -26,9 +26,10 @@ describe('KeyRateLimiter', () => {
     now = 600;
     limiter.admit('k');
     now = 999;
-    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false });
+    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false, retryAfterMs: 1 });
     now = 1000;
     expect(limiter.admit('k')).toEqual({ admitted: true });
-    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false });
+    // The request let through at 600 is the oldest in the window now.
+    expect(limiter.admit('k')).toEqual({ admitted: false, lockedOut: false, retryAfterMs: 600 });
   });
 });

@@ -1,6 +1,7 @@
 import type { RateLimitRule } from '../types';
 
-export type Admission = { admitted: true } | { admitted: false; lockedOut: boolean };
+/** Refused: `lockedOut` when this refusal started the key's lockout; `retryAfterMs` until it may try again. */
+export type Admission = { admitted: true } | { admitted: false; lockedOut: boolean; retryAfterMs: number };
 
 /**
  * A provider's request limit per API key: a sliding window of the requests it let through, and a
@@ -18,17 +19,20 @@ export class KeyRateLimiter {
 
   admit(key: string): Admission {
     const now = this.now();
-    if ((this.lockedUntil.get(key) ?? 0) > now) return { admitted: false, lockedOut: false };
+    const lockedUntil = this.lockedUntil.get(key) ?? 0;
+    if (lockedUntil > now) return { admitted: false, lockedOut: false, retryAfterMs: lockedUntil - now };
     const recent = (this.admittedAt.get(key) ?? []).filter((at) => at > now - this.rule.windowMs);
+    this.admittedAt.set(key, recent);
     if (recent.length < this.rule.max) {
       recent.push(now);
-      this.admittedAt.set(key, recent);
       return { admitted: true };
     }
-    this.admittedAt.set(key, recent);
-    if (this.rule.lockoutMs === 0) return { admitted: false, lockedOut: false };
+    if (this.rule.lockoutMs === 0) {
+      // The oldest admitted request leaves the window first, freeing a slot.
+      return { admitted: false, lockedOut: false, retryAfterMs: recent[0]! + this.rule.windowMs - now };
+    }
     this.lockedUntil.set(key, now + this.rule.lockoutMs);
-    return { admitted: false, lockedOut: true };
+    return { admitted: false, lockedOut: true, retryAfterMs: this.rule.lockoutMs };
   }
 
   reset(): void {

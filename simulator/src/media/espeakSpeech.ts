@@ -6,20 +6,43 @@ const ESPEAK_DEFAULT_WORDS_PER_MINUTE = 175;
 const ESPEAK_MIN_WPM = 80;
 const ESPEAK_MAX_WPM = 450;
 
-export class EspeakMissingError extends Error {
+class EspeakMissingError extends Error {
   override name = 'EspeakMissingError';
+}
+
+// Whether espeak-ng is installed is a property of the machine, so one failed spawn settles it for good.
+let espeakMissing = false;
+
+/**
+ * The input spoken by espeak-ng as a WAV file, or undefined when espeak-ng is not installed.
+ * `variant` is an espeak voice variant (f1…f5 female, m1…m7 male), `language` an espeak voice name.
+ */
+export async function speakIfEspeakInstalled(
+  input: string,
+  variant: string,
+  speed: number,
+  language = 'en',
+): Promise<Buffer | undefined> {
+  if (espeakMissing) return undefined;
+  try {
+    return await speakWithEspeak(input, variant, speed, language);
+  } catch (error) {
+    if (!(error instanceof EspeakMissingError)) throw error;
+    espeakMissing = true;
+    return undefined;
+  }
 }
 
 /**
  * Speaks the input with espeak-ng as a WAV file. The text goes through stdin, never argv, so input that
  * starts with "-" is not read as an option. Rejects with EspeakMissingError when espeak-ng is not on PATH.
  */
-export function speakWithEspeak(input: string, variant: string, speed: number): Promise<Buffer> {
+function speakWithEspeak(input: string, variant: string, speed: number, language: string): Promise<Buffer> {
   const wordsPerMinute = Math.round(
     Math.min(ESPEAK_MAX_WPM, Math.max(ESPEAK_MIN_WPM, ESPEAK_DEFAULT_WORDS_PER_MINUTE * speed)),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn('espeak-ng', ['--stdout', '-v', `en+${variant}`, '-s', String(wordsPerMinute)], {
+    const child = spawn('espeak-ng', ['--stdout', '-v', `${language}+${variant}`, '-s', String(wordsPerMinute)], {
       stdio: ['pipe', 'pipe', 'ignore'],
       timeout: ESPEAK_TIMEOUT_MS,
       killSignal: 'SIGKILL',

@@ -11,24 +11,24 @@ export const missingApiKeyError = () =>
     'invalid_request_error',
   );
 
-const rateLimitReached = () =>
+export const rateLimitReached = () =>
   openAiError('Rate limit reached for requests. Please try again in 1s.', 'requests', null, 'rate_limit_exceeded');
+
+export const SERVER_ERROR_MESSAGE = 'The server had an error while processing your request. Sorry about that!';
+export const serverError = () => openAiError(SERVER_ERROR_MESSAGE, 'server_error');
+
+export const INSUFFICIENT_QUOTA_MESSAGE =
+  'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
 
 /**
  * The same 429 status as a rate limit, for an account with no credit left
  * (https://platform.openai.com/docs/guides/error-codes/api-errors).
  */
-const insufficientQuota = () =>
-  openAiError(
-    'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
-    'insufficient_quota',
-    null,
-    'insufficient_quota',
-  );
+export const insufficientQuota = () =>
+  openAiError(INSUFFICIENT_QUOTA_MESSAGE, 'insufficient_quota', null, 'insufficient_quota');
 
 export const speechFaultReplies: FaultReplies = {
-  serverError: () =>
-    openAiError('The server had an error while processing your request. Sorry about that!', 'server_error'),
+  serverError,
   rateLimited: rateLimitReached,
   overLimit: () => ({ status: 429, body: rateLimitReached() }),
   insufficientQuota,

@@ -10,7 +10,7 @@ const VIDEO_TIMEOUT_MS = 10 * 60 * 1000;
 const SPEECH_TIMEOUT_MS = 60 * 1000;
 
 /** What ffmpeg writes each speech format with when it has to re-encode (the marked copy). */
-const SPEECH_ENCODERS: Record<string, string[]> = {
+export const SPEECH_ENCODERS: Record<string, string[]> = {
   mp3: ['-c:a', 'libmp3lame', '-q:a', '4', '-id3v2_version', '4'],
   wav: ['-c:a', 'pcm_s16le'],
   ogg: ['-c:a', 'libopus', '-b:a', '48k'],

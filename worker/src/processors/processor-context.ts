@@ -8,9 +8,9 @@ import {
   type GenerationRecord,
   type RequestByKind,
 } from '@mediagen/core';
-import type { GenerationKind, MiniMaxVideoModel } from '@mediagen/shared';
+import type { GenerationKind, MiniMaxVideoModel, SpeechApi, SpeechModel } from '@mediagen/shared';
 import type { MiniMaxClient } from '../providers/minimax-client';
-import type { OpenAISpeechClient } from '../providers/openai-speech-client';
+import type { SpeechSynthesizer } from '../providers/speech-synthesizer';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
 import { markOutput } from '../marking';
@@ -23,9 +23,14 @@ export interface VideoPolling {
 
 export interface ProcessorContext {
   artifacts: ArtifactStore;
+  /** Today, as providers' shutdown dates are read. */
+  clock: () => number;
   stability: StabilityClient;
   minimax: MiniMaxClient;
-  speech: OpenAISpeechClient;
+  /** OpenAI's speech, one adapter per API; each generation is read by the API of its recorded model. */
+  speech: Record<SpeechApi, SpeechSynthesizer>;
+  /** SPEECH_MODEL: reads the speech recorded before its model was. */
+  speechModel: SpeechModel;
   videoPolling: VideoPolling;
   /** The MiniMax model every video is planned for (MINIMAX_VIDEO_MODEL). */
   videoModel: MiniMaxVideoModel;

@@ -1,8 +1,10 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { SPEECH_DEFAULTS } from '@mediagen/shared';
+import { voiceUsed } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { neverConnected } from './http';
+import { OUT_OF_CREDIT_MESSAGE, isOutOfCredit } from './openai-billing';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
+import type { SpeechAudio, SpeechInput, SpeechSynthesizer } from './speech-synthesizer';
 
 export interface OpenAISpeechConfig {
   baseUrl: string;
@@ -12,34 +14,12 @@ export interface OpenAISpeechConfig {
   maxRetries?: number;
 }
 
-export interface SpeechInput {
-  input: string;
-  voice: string;
-  speed: number;
-}
-
 /**
- * `insufficient_quota` is the documented code; OpenAI's newer billing codes say the same more precisely
- * (no prepaid credit, a spend or usage limit reached).
- */
-const OUT_OF_CREDIT_CODES: ReadonlySet<string> = new Set([
-  'insufficient_quota',
-  'credit_balance_exhausted',
-  'organization_spend_limit_exceeded',
-  'project_spend_limit_exceeded',
-  'organization_usage_limit_exceeded',
-]);
-const OUT_OF_CREDIT_MESSAGE = 'Failed to generate speech: the speech provider account has no credit left';
-
-function isOutOfCredit(error: APIError): boolean {
-  return OUT_OF_CREDIT_CODES.has(error.code ?? '') || OUT_OF_CREDIT_CODES.has(error.type ?? '');
-}
-
-/**
- * Text to speech through the official `openai` client. It retries 408, 409, 429 and 5xx itself (spec §9),
+ * Text to speech on `POST /v1/audio/speech` (tts-1, tts-1-hd, gpt-4o-mini-tts until OpenAI shuts them down
+ * on 2027-01-06), through the official `openai` client. It retries 408, 409, 429 and 5xx itself (spec §9),
  * so one call here may be several HTTP requests; a 429 that survives those retries pauses the queue.
  */
-export class OpenAISpeechClient {
+export class OpenAISpeechClient implements SpeechSynthesizer {
   private readonly client: OpenAI;
 
   constructor(config: OpenAISpeechConfig) {
@@ -51,15 +31,16 @@ export class OpenAISpeechClient {
     });
   }
 
-  async synthesize(speech: SpeechInput, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mimeType: string }> {
+  async synthesize(speech: SpeechInput, signal?: AbortSignal): Promise<SpeechAudio> {
     try {
+      // The language is not a field of this API: it detects the language from the text.
       const response = await this.client.audio.speech.create(
         {
-          model: SPEECH_DEFAULTS.model,
-          voice: speech.voice,
+          model: speech.model,
+          voice: voiceUsed(speech.model, speech.voice),
           input: speech.input,
           speed: speech.speed,
-          response_format: SPEECH_DEFAULTS.responseFormat,
+          response_format: speech.format,
         },
         signal === undefined ? {} : { signal },
       );

@@ -22,6 +22,8 @@ export type ProviderCall = (typeof PROVIDER_CALLS)[number];
  *   CONTENT_FILTERED, MiniMax 1026/1027 sensitive content, a MiniMax task that ends `Fail`): it may have
  *   charged for the work.
  * - `malformed`: an answer the client cannot use (not JSON, missing fields, empty media).
+ * - `strayed`: the provider answered with other than what was asked (a Realtime reading whose transcript
+ *   strays from the text, twice): paid work, but not the creator's to pay for.
  * - `network`: the connection was lost after the request went out; `unreachable`: it never connected.
  * - `aborted`: stopped by us (cancel, job deadline, shutdown hand-back), not by the provider.
  * - `circuit_open`: never sent, the provider's breaker is open.
@@ -38,6 +40,7 @@ export const CALL_OUTCOMES = [
   'unreachable',
   'timeout',
   'malformed',
+  'strayed',
   'aborted',
   'circuit_open',
   'throttled',
@@ -61,6 +64,14 @@ const NO_PAID_WORK: ReadonlySet<CallOutcome> = new Set([
   'circuit_open',
   'unreachable',
 ]);
+
+/**
+ * Whether the creator pays for a call that ended this way: for paid work, unless the work was not what
+ * they asked for (a reading that strayed from their text is ours to absorb).
+ */
+export function ownerPaysFor(outcome: CallOutcome): boolean {
+  return mayHaveDonePaidWork(outcome) && outcome !== 'strayed';
+}
 
 /** Outcomes that say the provider is unwell; only these count towards opening its breaker. */
 export const BREAKER_FAILURES: ReadonlySet<CallOutcome> = new Set([

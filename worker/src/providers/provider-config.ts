@@ -55,7 +55,15 @@ export interface ProviderSettings {
     /** The spec's start, status and file budgets (VIDEO_TIMEOUTS_MS) unless set in code. */
     timeouts?: MiniMaxConfig['timeouts'];
   };
+  /** The speech endpoint and the Realtime API: the same host and key. */
   openai: ProviderEndpoint;
+  /** SIMULATOR_URL: the stand-in of every provider without a key (development only). */
+  simulatorUrl: string;
+  /**
+   * SIMULATOR_TLS_URL: where its Realtime API's TLS port is reached, when not at the SIMULATOR_URL host
+   * and the port it announces (a forward between hosts); unset, the announced port is used.
+   */
+  simulatorTlsUrl: string | undefined;
   rateLimits: { limits: Partial<Record<ProviderName, ProviderRateLimit>>; marginMs: number };
   /** `host:port`s of local stand-ins (the simulator, a MINIMAX_API_BASE on this machine); development only. */
   developmentHosts: string[];
@@ -89,8 +97,11 @@ export function readProviderSettings(
     return value;
   };
   const simulator = reader.read('SIMULATOR_URL', httpUrl, DEFAULT_SIMULATOR_URL) ?? DEFAULT_SIMULATOR_URL;
-  if (!development && reader.raw('SIMULATOR_URL') !== undefined) {
-    reader.problem(`SIMULATOR_URL must not be set unless ${MODE_VARIABLE}=development (the simulator is a stand-in)`);
+  const simulatorTlsUrl = reader.read('SIMULATOR_TLS_URL', httpUrl);
+  for (const name of ['SIMULATOR_URL', 'SIMULATOR_TLS_URL']) {
+    if (!development && reader.raw(name) !== undefined) {
+      reader.problem(`${name} must not be set unless ${MODE_VARIABLE}=development (the simulator is a stand-in)`);
+    }
   }
   const endpoint = (apiKey: string | undefined, realBase: string, simulatorBase: string): ProviderEndpoint =>
     apiKey === undefined
@@ -141,6 +152,8 @@ export function readProviderSettings(
       reader.read('OPENAI_BASE_URL', httpUrl, 'https://api.openai.com/v1')!,
       `${simulator}/v1`,
     ),
+    simulatorUrl: simulator,
+    simulatorTlsUrl,
     rateLimits: { limits, marginMs: reader.read('PROVIDER_RATE_MARGIN_MS', wholeNumber(0), '400') ?? 400 },
     developmentHosts: development
       ? [

@@ -178,6 +178,7 @@ describe(`OpenAI speech (${openai.speech.source})`, () => {
   const client = (server: ReplayServer) =>
     new OpenAISpeechClient({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
   const { input, voice } = openai.speech.request;
+  const speech = { input, voice, speed: 1, language: 'en-US', format: 'mp3', model: 'tts-1' } as const;
 
   it('sends only documented fields and returns the audio it is given', async () => {
     const server = new ReplayServer().reply(openai.speech.path, {
@@ -187,7 +188,7 @@ describe(`OpenAI speech (${openai.speech.source})`, () => {
     });
     servers.push(server);
     await server.start();
-    const audio = await client(server).synthesize({ input, voice, speed: 1 });
+    const audio = await client(server).synthesize(speech);
     expect(Buffer.from(audio.bytes).toString()).toBe('ID3 audio');
     expect(audio.mimeType).toBe('audio/mpeg');
     const [sent] = server.requests;
@@ -200,11 +201,11 @@ describe(`OpenAI speech (${openai.speech.source})`, () => {
       [openai.speech.path, { status: openai.rateLimited.status, body: openai.rateLimited.body }],
       [openai.speech.path, { status: openai.insufficientQuota.status, body: openai.insufficientQuota.body }],
     );
-    expect(await failure(client(server).synthesize({ input, voice, speed: 1 }))).toMatchObject({
+    expect(await failure(client(server).synthesize(speech))).toMatchObject({
       name: 'ProviderBusyError',
       reason: 'rate_limited',
     });
-    expect(await failure(client(server).synthesize({ input, voice, speed: 1 }))).toMatchObject({
+    expect(await failure(client(server).synthesize(speech))).toMatchObject({
       code: 'SPEECH_FAILED',
       retryable: false,
       outcome: 'http_429',

@@ -102,8 +102,11 @@ export class WorkerHarness {
     }
   }
 
-  async startWorkers(overrides: Partial<WorkerConfig> = {}): Promise<GenerationWorkers> {
-    const pool = await startGenerationWorkers({ ...this.config, ...overrides });
+  async startWorkers(
+    overrides: Partial<WorkerConfig> = {},
+    options: { clock?: () => number } = {},
+  ): Promise<GenerationWorkers> {
+    const pool = await startGenerationWorkers({ ...this.config, ...overrides }, options);
     this.pools.push(pool);
     return pool;
   }

@@ -2,7 +2,9 @@ import { ERROR_MESSAGES, MAX_SPEECH_INPUT_LENGTH } from '@mediagen/shared';
 import { useId, useRef, useState } from 'react';
 import { PauseIcon, PlayIcon, WaveIcon } from '@/components/ui/icons';
 import { notify } from '@/lib/notify';
+import { useSpeechModel } from '../api/get-speech-model';
 import { useGenerationJob } from '../hooks/use-generation-job';
+import { speechSummary } from '../speech-texts';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationProgress } from './GenerationProgress';
@@ -19,7 +21,9 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
   const [playing, setPlaying] = useState(false);
   const audioRef = useRef<HTMLAudioElement>(null);
   const job = useGenerationJob('speech', onBalanceChange);
+  const speechModel = useSpeechModel(signedIn);
   const audio = job.generation?.status === 'completed' ? job.generation.result : undefined;
+  const readAs = job.generation?.speech;
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
@@ -76,7 +80,12 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
         maxLength={MAX_SPEECH_INPUT_LENGTH}
         placeholder={signedIn ? 'Enter the text you want to convert to speech...' : 'Please sign in to generate speech'}
       />
-      <VoiceSelectors value={customization} disabled={job.busy} onChange={setCustomization} />
+      <VoiceSelectors
+        value={customization}
+        disabled={job.busy}
+        onChange={setCustomization}
+        readBy={speechModel?.voices}
+      />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}
@@ -98,7 +107,12 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
           >
             {playing ? <PauseIcon /> : <PlayIcon />}
           </button>
-          <SoundBars active={playing} />
+          <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <SoundBars active={playing} />
+            {readAs !== undefined && (
+              <p className="truncate text-xs text-slate-600 dark:text-slate-300">{speechSummary(readAs)}</p>
+            )}
+          </div>
           <audio
             ref={audioRef}
             src={audio.url}
@@ -119,7 +133,7 @@ const BAR_HEIGHTS = [40, 70, 55, 90, 60, 80, 45, 75, 50, 85, 65, 40, 70, 55, 35]
 
 function SoundBars({ active }: { active: boolean }) {
   return (
-    <div className="flex h-10 flex-1 items-center gap-1" aria-hidden="true">
+    <div className="flex h-10 w-full items-center gap-1" aria-hidden="true">
       {BAR_HEIGHTS.map((height, index) => (
         <span
           key={index}

@@ -8,6 +8,7 @@ import {
   type VoiceId,
 } from '@mediagen/shared';
 import { useId } from 'react';
+import { LANGUAGE_HINT, capitalize } from '../speech-texts';
 
 /** Spec §3: the speech customization, all empty until chosen. */
 export interface VoiceCustomization {
@@ -22,18 +23,20 @@ interface VoiceSelectorsProps {
   value: VoiceCustomization;
   disabled: boolean;
   onChange: (value: VoiceCustomization) => void;
+  /** The voice the speech model in use reads each choice with, once known. */
+  readBy?: Readonly<Record<VoiceId, string>> | null | undefined;
 }
 
 const GENDER_LABELS: Record<VoiceGender, string> = { female: 'Female', male: 'Male' };
 
-function capitalize(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
-}
-
-export function VoiceSelectors({ value, disabled, onChange }: VoiceSelectorsProps) {
+export function VoiceSelectors({ value, disabled, onChange, readBy }: VoiceSelectorsProps) {
   const languageId = useId();
+  const languageHintId = useId();
   const genderId = useId();
   const voiceId = useId();
+  const voiceHintId = useId();
+  const readWith = value.voice === '' ? undefined : readBy?.[value.voice];
+  const substituted = readWith !== undefined && readWith !== value.voice;
 
   function changeGender(gender: VoiceGender | '') {
     // Spec §4: a new gender starts from that gender's first voice.
@@ -49,6 +52,7 @@ export function VoiceSelectors({ value, disabled, onChange }: VoiceSelectorsProp
         <select
           id={languageId}
           className="field"
+          aria-describedby={languageHintId}
           disabled={disabled}
           value={value.language}
           onChange={(event) => onChange({ ...value, language: event.target.value as LanguageCode | '' })}
@@ -64,6 +68,9 @@ export function VoiceSelectors({ value, disabled, onChange }: VoiceSelectorsProp
             </optgroup>
           ))}
         </select>
+        <p id={languageHintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {LANGUAGE_HINT}
+        </p>
       </div>
       <div>
         <label htmlFor={genderId} className="field-label">
@@ -91,6 +98,7 @@ export function VoiceSelectors({ value, disabled, onChange }: VoiceSelectorsProp
         <select
           id={voiceId}
           className="field"
+          aria-describedby={substituted ? voiceHintId : undefined}
           disabled={disabled || value.gender === ''}
           value={value.voice}
           onChange={(event) => onChange({ ...value, voice: event.target.value as VoiceId | '' })}
@@ -103,6 +111,11 @@ export function VoiceSelectors({ value, disabled, onChange }: VoiceSelectorsProp
               </option>
             ))}
         </select>
+        {substituted && (
+          <p id={voiceHintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            Read by {capitalize(readWith)}, the nearest voice the speech model has.
+          </p>
+        )}
       </div>
     </div>
   );

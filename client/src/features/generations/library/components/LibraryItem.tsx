@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { Modal } from '@/components/ui/Modal';
 import { DownloadIcon, ResetIcon } from '@/components/ui/icons';
 import { KIND_TEXTS } from '../../kind-texts';
+import { speechSummary } from '../../speech-texts';
 import { useGenerationsStore } from '../../stores/generations-store';
 import { downloadFile } from '../../utils/download-file';
 import { ApiRequestError } from '@/lib/api-client';
@@ -86,6 +87,9 @@ export function LibraryItem({ generation }: { generation: Generation }) {
       <p id={promptId} className="line-clamp-3 text-sm text-slate-800 dark:text-slate-100" title={generation.prompt}>
         {generation.prompt}
       </p>
+      {generation.speech !== undefined && (
+        <p className="text-xs text-slate-500 dark:text-slate-400">{speechSummary(generation.speech)}</p>
+      )}
       <div className="mt-auto flex flex-wrap gap-2">
         {generation.result !== undefined && (
           <button
