@@ -89,11 +89,15 @@ it('SIGKILL mid-call: every job completes exactly once on another worker, one to
       },
       { timeout: 10_000, interval: 50 },
     );
-    await sleep(300);
-    const requestsBeforeKill = simulator.stats().requests;
-    // Both provider calls are open at the simulator (it answers after PROVIDER_LATENCY_MS).
-    expect(requestsBeforeKill.image).toBe(1);
-    expect(requestsBeforeKill.speech).toBe(1);
+    // Both provider calls are open at the simulator (it answers after PROVIDER_LATENCY_MS): the image's
+    // request, and the speech's Realtime connection.
+    await vi.waitUntil(
+      () => {
+        const { requests } = simulator.stats();
+        return requests.image === 1 && requests['realtime.connect'] === 1;
+      },
+      { timeout: 10_000, interval: 25 },
+    );
 
     first.kill('SIGKILL');
     expect(await first.exited).toBeNull(); // killed by a signal, not exited

@@ -49,6 +49,20 @@ function renderPanel(
   return { ...props, user: userEvent.setup() };
 }
 
+const REALTIME_MODEL = {
+  model: 'gpt-realtime-2.1-mini',
+  speed: { min: 0.25, max: 1.5 },
+  voices: { nova: 'coral', shimmer: 'shimmer', alloy: 'alloy', echo: 'echo', onyx: 'cedar', fable: 'ballad' },
+};
+
+/** The speech panel reads the speech model in use (GET /api/speech); a submission gets what the test gives. */
+function answerSpeechPanel(...submissions: Response[]) {
+  fetchMock.mockImplementation(async (input) =>
+    String(input).endsWith('/api/speech') ? answer(200, REALTIME_MODEL) : (submissions.shift() ?? answer(500, {})),
+  );
+}
+const submissions = () => fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/api/generations'));
+
 /** What the socket would deliver; the socket itself is the network boundary. */
 function socketUpdate(generation: Generation) {
   act(() => useGenerationsStore.getState().received(generation));
@@ -308,24 +322,33 @@ describe('speech panel', () => {
   });
 
   it('asks for language and voice before generating', async () => {
+    answerSpeechPanel();
     const { user } = renderPanel(SpeechPanel);
     await user.type(screen.getByLabelText('Text to speak'), 'Hello there');
     await user.click(screen.getByRole('button', { name: 'Generate Speech' }));
     expect(await screen.findByText('Please select language and voice options')).toBeDefined();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(submissions()).toHaveLength(0);
   });
 
-  it('generates with the chosen voice, then offers play and pause', async () => {
+  it('says which voice of the speech model in use reads the one chosen', async () => {
+    answerSpeechPanel();
+    const { user } = renderPanel(SpeechPanel);
+    await user.selectOptions(screen.getByLabelText('Gender'), 'male');
+    await user.selectOptions(screen.getByLabelText('Voice'), 'onyx');
+    expect(await screen.findByText('Read by Cedar, the nearest voice the speech model has.')).toBeDefined();
+  });
+
+  it('generates with the chosen voice, then offers play and pause and says how it was read', async () => {
     const queued = buildGeneration({ kind: 'speech', prompt: 'Hello there' });
-    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    answerSpeechPanel(answer(202, queued));
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const { user } = renderPanel(SpeechPanel);
     await user.type(screen.getByLabelText('Text to speak'), 'Hello there');
     await user.selectOptions(screen.getByLabelText('Language'), 'en-GB');
     await user.selectOptions(screen.getByLabelText('Gender'), 'male');
     await user.click(screen.getByRole('button', { name: 'Generate Speech' }));
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
-    expect(JSON.parse(fetchMock.mock.calls[0]![1]?.body as string)).toEqual({
+    await vi.waitFor(() => expect(submissions()).toHaveLength(1));
+    expect(JSON.parse(submissions()[0]![1]?.body as string)).toEqual({
       kind: 'speech',
       input: 'Hello there',
       voice: 'echo',
@@ -340,8 +363,17 @@ describe('speech panel', () => {
       progress: 100,
       updatedAt: at(2),
       result: { url: 'http://x/a.mp3', mimeType: 'audio/mpeg' },
+      speech: {
+        model: 'gpt-realtime-2.1-mini',
+        voice: 'echo',
+        voiceUsed: 'echo',
+        language: 'en-GB',
+        speed: 1,
+        format: 'mp3',
+      },
     });
     expect(await screen.findByText('Speech generated successfully!')).toBeDefined();
+    expect(screen.getByText('Echo · English (UK)')).toBeDefined();
     await user.click(screen.getByRole('button', { name: 'Play audio' }));
     expect(play).toHaveBeenCalledOnce();
     expect(await screen.findByRole('button', { name: 'Pause audio' })).toBeDefined();
