@@ -115,12 +115,12 @@ describe('prices', () => {
 describe('the spend ledger', () => {
   it('records a paid call on its generation, the day by provider, kind and plan, and the user', async () => {
     const generation = await submitImage();
-    expect(await ledger.record(generation.id, 'stability', 0.009)).toEqual({
+    expect(await ledger.record(generation, 'stability', 0.009)).toEqual({
       uid: generation.uid,
       kind: 'image',
       plan: 'free',
     });
-    expect(await ledger.record(generation.id, 'stability', 0.009)).not.toBeNull();
+    await ledger.record(generation, 'stability', 0.009);
     const row = await database.db
       .selectFrom('generations')
       .select('cost_usd')
@@ -132,14 +132,30 @@ describe('the spend ledger', () => {
     expect(byUser.find((entry) => entry.key === generation.uid)).toMatchObject({ calls: 1 });
     expect((await ledger.totals('plan', 1)).find((entry) => entry.key === 'free')?.calls).toBeGreaterThanOrEqual(2);
     expect((await ledger.today()).byProvider.stability).toBeGreaterThanOrEqual(0.018);
-    // A deleted generation records nothing.
-    expect(await ledger.record(newGenerationId('image'), 'stability', 1)).toBeNull();
+  });
+
+  it("still counts a call paid for a generation deleted meanwhile, in the provider's day and its owner's", async () => {
+    const generation = await submitImage();
+    const before = (await ledger.today()).byProvider.stability;
+    await database.db.deleteFrom('generations').where('id', '=', generation.id).execute();
+    expect(await ledger.record(generation, 'stability', 0.5)).toEqual({
+      uid: generation.uid,
+      kind: 'image',
+      plan: 'free',
+    });
+    expect((await ledger.today()).byProvider.stability).toBeCloseTo(before + 0.5);
+    expect(await ledger.userToday(generation.uid)).toBeCloseTo(0.5);
+    // A closed account's day is not made again: the call counts for the provider alone.
+    const closed = { id: newGenerationId('image'), uid: `closed-${randomUUID()}`, kind: 'image' as const };
+    await ledger.record(closed, 'stability', 0.25);
+    expect((await ledger.today()).byProvider.stability).toBeCloseTo(before + 0.75);
+    expect(await ledger.userToday(closed.uid)).toBe(0);
   });
 
   it('a user past their plan\u2019s daily cap is refused at submit until the next UTC day', async () => {
     const uid = `user-${randomUUID()}`;
     const generation = await submitImage(uid);
-    await ledger.record(generation.id, 'stability', DEFAULT_PLAN_RULES.free.dailySpendCapUsd);
+    await ledger.record(generation, 'stability', DEFAULT_PLAN_RULES.free.dailySpendCapUsd);
     await lifecycle.start(generation.id);
     await lifecycle.fail(generation.id, { code: 'IMAGE_FAILED', message: 'x' });
     const refused = await submitSpeech(uid);
@@ -159,7 +175,7 @@ describe('the spend controls', () => {
   it('a provider budget holds back exactly that provider, and raising it lets it go again', async () => {
     await controls.setBudget('stability', 0.01);
     const generation = await submitImage();
-    await ledger.record(generation.id, 'stability', 0.01);
+    await ledger.record(generation, 'stability', 0.01);
     now += 3000; // past the cached decision
     const spentToday = (await ledger.today()).byProvider.stability;
     await controls.setBudget('stability', Math.floor(spentToday * 100) / 100);

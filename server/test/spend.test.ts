@@ -31,7 +31,7 @@ describe('the per-user daily cap', () => {
     expect(first.status).toBe(202);
     // The worker would record this when the provider accepts the call.
     await server.app.spend.ledger.record(
-      first.body.id as string,
+      { id: first.body.id as string, uid: user.uid, kind: 'image' },
       'stability',
       DEFAULT_PLAN_RULES.free.dailySpendCapUsd,
     );

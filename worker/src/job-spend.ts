@@ -29,8 +29,7 @@ export function createJobSpend(options: Options): JobSpend {
     async accepted(job: Job, generation: GenerationRecord, provider: ProviderName) {
       const usd = estimateCostUsd(generation.kind, generation.request, options.prices, options.costContext);
       try {
-        const recorded = await options.ledger.record(generation.id, provider, usd);
-        if (recorded === null) return;
+        const recorded = await options.ledger.record(generation, provider, usd);
         options.metrics.spent(provider, recorded.kind, recorded.plan, usd);
         void job.log(`${provider}: estimated cost $${usd.toFixed(4)}`).catch(() => undefined);
       } catch (error) {

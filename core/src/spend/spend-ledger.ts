@@ -31,26 +31,38 @@ export class SpendLedger {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Adds a paid call's estimated cost; null when the generation is gone (deleted meanwhile). */
-  async record(generationId: string, provider: ProviderName, usd: number): Promise<RecordedSpend | null> {
+  /**
+   * Adds a paid call's estimated cost. A generation deleted while its call was out is gone, but the call
+   * was paid for: it still counts in the provider's day, and in its owner's while the account exists.
+   */
+  async record(
+    generation: { id: string; uid: string; kind: GenerationKind },
+    provider: ProviderName,
+    usd: number,
+  ): Promise<RecordedSpend> {
     const day = utcDay(this.clock());
     const { rows } = await sql<RecordedSpend>`
       with g as (
-        update generations set cost_usd = coalesce(cost_usd, 0) + ${usd} where id = ${generationId}
+        update generations set cost_usd = coalesce(cost_usd, 0) + ${usd} where id = ${generation.id}
         returning uid, kind
+      ), caller as (
+        select uid, kind from g
+        union all
+        select ${generation.uid}, ${generation.kind} where not exists (select 1 from g)
       ), owner as (
-        select g.uid, g.kind, coalesce(a.plan, 'free') as plan from g left join accounts a on a.uid = g.uid
+        select c.uid, c.kind, coalesce(a.plan, 'free') as plan, a.uid is not null as has_account
+        from caller c left join accounts a on a.uid = c.uid
       ), by_provider as (
         insert into provider_spend_daily (day, provider, kind, plan, usd, calls)
         select ${day}, ${provider}, o.kind, o.plan, ${usd}, 1 from owner o
         on conflict (day, provider, kind, plan) do update
           set usd = provider_spend_daily.usd + excluded.usd, calls = provider_spend_daily.calls + 1
       ), by_user as (
-        insert into user_spend_daily (uid, day, usd) select o.uid, ${day}, ${usd} from owner o
+        insert into user_spend_daily (uid, day, usd) select o.uid, ${day}, ${usd} from owner o where o.has_account
         on conflict (uid, day) do update set usd = user_spend_daily.usd + excluded.usd
       )
       select uid, kind, plan from owner`.execute(this.db);
-    return rows[0] ?? null;
+    return rows[0]!;
   }
 
   /** Today's (UTC) estimated spend per provider, and in all. */
