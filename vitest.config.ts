@@ -12,6 +12,8 @@ export default defineConfig({
       { test: { name: 'scripts', root: 'scripts', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       'server/vitest.config.ts',
       'client/vitest.config.ts',
+      // The client's build and dev server configuration, in Node (the client's own tests run in jsdom).
+      { test: { name: 'client-build', root: 'client', include: ['vite/**/*.test.ts'], testTimeout: 30_000 } },
       'e2e/vitest.config.ts',
       'faults/vitest.config.ts',
     ],

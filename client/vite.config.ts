@@ -10,11 +10,23 @@ import { preloadPageChunks } from './vite/preload-page-chunks';
 const apiOrigin = process.env.MEDIAGEN_API_ORIGIN;
 const proxy = apiOrigin ? { '/api/session': { target: apiOrigin } } : undefined;
 
+const path = (relative: string) => new URL(relative, import.meta.url).pathname;
+
+/**
+ * What the dev server may read: the client, the shared package it imports and the dependencies. Vite's
+ * default is the whole workspace, which would serve anyone reaching the port every user's originals in
+ * .data/ and every other package's source (/@fs/…).
+ */
+const devServerFiles = {
+  allow: [path('./'), path('../shared/src'), path('../node_modules')],
+  deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/.data/**'],
+};
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadPageChunks(new URL('./src/app/routes/', import.meta.url).pathname)],
-  server: { proxy },
+  plugins: [react(), tailwindcss(), preloadPageChunks(path('./src/app/routes/'))],
+  server: { proxy, fs: devServerFiles },
   preview: { proxy },
-  resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+  resolve: { alias: { '@': path('./src') } },
   build: {
     rollupOptions: {
       treeshake: {
