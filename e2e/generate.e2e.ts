@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { Redis } from 'ioredis';
 import type { Generation } from '@mediagen/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -14,7 +15,7 @@ import {
 } from './support/app';
 import { recordProgress } from './support/progress';
 
-const { api, client, emulator, simulator } = inject('stack');
+const { api, client, emulator, simulator, queuePrefix } = inject('stack');
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const EXHAUSTED =
   'Your free tokens are over. Tokens will reset in 30 days. Please purchase a subscription for unlimited access.';
@@ -324,8 +325,15 @@ describe('generating from the dashboard', () => {
           { timeout: 5000, interval: 50 },
         )
         .toBeGreaterThanOrEqual(1);
-      // The simulator answers after its 600 ms latency; then the worker pauses the queue.
-      await page.waitForTimeout(1500);
+      // The simulator answers after its 600 ms latency; then the worker pauses the queue (BullMQ's limiter).
+      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      try {
+        await expect
+          .poll(() => redis.pttl(`${queuePrefix}:generation-image:limiter`), { timeout: 10_000, interval: 50 })
+          .toBeGreaterThan(3000);
+      } finally {
+        await redis.quit();
+      }
 
       const panel = page.getByRole('region', { name: 'Image generator' });
       await panel.getByLabel('Image prompt').fill('a lighthouse keeper waiting his turn');

@@ -17,7 +17,7 @@ import { createSimulator, type Simulator } from '@mediagen/simulator';
 import { deleteKeys } from '@mediagen/testing';
 import { REQUESTS, call, finalState, submit } from './support/api';
 import { expectBalancesAddUp } from './support/balances';
-import { outageWorkers, sleep, type WorkerProcess } from './support/processes';
+import { outageWorkers, type WorkerProcess } from './support/processes';
 
 /**
  * The record's outages: PostgreSQL (a cluster of the test's own) stopped and restarted under load, then
@@ -89,6 +89,8 @@ async function submitAll(user: TestUser, requests: readonly GenerationRequestInp
   }
 }
 
+const workerOutput = () => workers.flatMap((worker) => worker.output).join('');
+
 /** The output of every worker process that is no longer running (none should be). */
 const deadWorkers = () =>
   workers.filter((worker) => !worker.alive()).map((worker) => worker.output.join('').slice(-3000));
@@ -114,8 +116,11 @@ it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile
   const read = await call(server.origin, users[0]!, 'GET', `/api/generations/${accepted[0]!.id}`);
   expect(read.status, read.text).toBe(503);
   expect((await call(server.origin, null, 'GET', '/healthz')).status).toBe(200);
-  // Long enough for running jobs to reach their end and fail to record it.
-  await sleep(3000);
+  // Running jobs reach their end and fail to record it: the outcome waits with the job.
+  await vi.waitUntil(() => /could not record the (completion|failure)/.test(workerOutput()), {
+    timeout: 30_000,
+    interval: 100,
+  });
   expect(deadWorkers(), 'workers that died').toEqual([]);
 
   await startCluster();
@@ -136,7 +141,12 @@ it('PostgreSQL stopped and restarted with jobs queued and running: 503 meanwhile
 }, 180_000);
 
 it('every Redis key of the queue prefix deleted under load: the reconciler brings each charged generation to an end', async () => {
-  const completedBefore = accepted[0]!;
+  // One made before the keys go, to show it is still listed and served after.
+  const owner = await createTestUser();
+  users.push(owner);
+  await submitAll(owner, [REQUESTS.image]);
+  const completedBefore = accepted.at(-1)!;
+  expect((await finalState(server.origin, owner, completedBefore.id, 30_000)).status).toBe('completed');
   const fresh = await Promise.all([1, 2, 3].map(() => createTestUser()));
   users.push(...fresh);
   const from = accepted.length;
@@ -153,7 +163,7 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
   );
   for (const generation of ended) expect(['completed', 'failed']).toContain(generation.status);
   // Their jobs were gone: it was the reconciler that put them back.
-  expect(workers.flatMap((worker) => worker.output).join('')).toMatch(/reconciler: [1-9]\d* requeued/);
+  expect(workerOutput()).toMatch(/reconciler: [1-9]\d* requeued/);
   expect(deadWorkers(), 'workers that died').toEqual([]);
   await expectBalancesAddUp(
     server.app.database.db,

@@ -49,24 +49,35 @@ describe('the per-user daily cap', () => {
 describe('a held-back provider', () => {
   it('shows its queued generations as busy, with no estimate, while the kill switch is on', async () => {
     const api = apiClient(server.origin, await createTestUser());
+    // No worker runs here: this one waits in line throughout.
+    const waiting = await api.submit(speechRequest('waiting'));
+    const busy = async () => (await api.get(waiting.body.id)).body.queue?.busy;
     await server.app.spend.controls.setKillSwitch(true, 'test');
     try {
       // The inspector reads the controls at most once a second.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await expect.poll(busy, { timeout: 5000 }).toBe(true);
       const accepted = await api.submit(speechRequest());
       expect(accepted.status).toBe(202);
       expect(accepted.body.queue).toMatchObject({ etaMs: null, busy: true });
     } finally {
       await server.app.spend.controls.setKillSwitch(false, 'test over');
     }
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const later = await api.submit(speechRequest('again'));
+    await expect.poll(busy, { timeout: 5000 }).toBeUndefined();
+    const later = await api.submit(imageRequest());
     expect(later.body.queue.busy).toBeUndefined();
   });
 });
 
 describe('the admin spend API', () => {
   it('reports spend with budgets and the kill switch, and sets both', async () => {
+    const user = await createTestUser();
+    const image = await apiClient(server.origin, user).submit(imageRequest());
+    // What a worker records once the provider accepts the call.
+    await server.app.spend.ledger.record(
+      { id: image.body.id as string, uid: user.uid, kind: 'image' },
+      'stability',
+      0.01,
+    );
     expect((await adminCall('PUT', '/admin/api/budgets/minimax', { dailyUsd: 120 })).status).toBe(200);
     expect((await adminCall('PUT', '/admin/api/kill-switch', { on: true, reason: 'incident 7' })).status).toBe(200);
     const report = (await (await adminCall('GET', '/admin/api/spend?by=provider&days=1')).json()) as {

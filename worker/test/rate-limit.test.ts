@@ -26,8 +26,6 @@ it("a provider 429 holds every worker back for the provider's lockout, not its s
 
   const spoken = await harness.settled('speech', speech.job);
   expect(spoken.state).toBe('completed');
-  expect(Date.now() - startedAt).toBeLessThan(1500);
-  expect(await (await harness.queue('image').getJob(second.job.id!))!.getState()).toBe('prioritized');
 
   const [done, alsoDone] = await Promise.all([
     harness.settled('image', first.job),
@@ -35,6 +33,8 @@ it("a provider 429 holds every worker back for the provider's lockout, not its s
   ]);
   expect(done.state).toBe('completed');
   expect(alsoDone.state).toBe('completed');
+  // Speech went on during the pause: it ended before the image queue took its next job.
+  expect(spoken.job.finishedOn!).toBeLessThan(alsoDone.job.processedOn!);
   expect(alsoDone.job.processedOn! - startedAt).toBeGreaterThanOrEqual(LOCKOUT_MS - 100);
   // One attempt allowed, one used: the 429 did not count.
   expect(done.job.attemptsMade).toBe(1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, Generation, ServerToClientEvents } from '@mediagen/shared';
+import type { ClientToServerEvents, Generation, GenerationKind, ServerToClientEvents } from '@mediagen/shared';
 import { TEST_REDIS_URL, createTestDatabase, deleteKeys, testPrefix, type TestDatabase } from '@mediagen/testing';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { buildApp, type AppDeps } from '../../src/app';
@@ -126,4 +126,11 @@ export async function socketRefusal(origin: string, token: unknown): Promise<str
   } finally {
     socket.close();
   }
+}
+
+/** Whether a generation's job has ended in its queue (finished, or taken out): no worker runs or polls it. */
+export async function jobEnded(server: TestApp, id: string): Promise<boolean> {
+  const kind = id.slice(0, id.indexOf('_')) as GenerationKind;
+  const state = await server.app.producer.queue(kind).getJobState(id);
+  return state === 'completed' || state === 'failed' || state === 'unknown';
 }
