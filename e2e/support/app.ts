@@ -4,7 +4,15 @@ import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 
-export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../screenshots');
+/**
+ * Where the browser tests put their screenshots: an ignored folder, so a test run never changes tracked
+ * files; `pnpm screenshots` runs them with SCREENSHOT_DIR=screenshots to refresh the committed set.
+ */
+export const SCREENSHOT_DIR = resolve(
+  import.meta.dirname,
+  '../..',
+  process.env.SCREENSHOT_DIR ?? 'test-results/screenshots',
+);
 
 export type Theme = 'light' | 'dark';
 
