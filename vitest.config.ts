@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     globalSetup: ['scripts/test/ensure-redis.ts'],
+    // Most files wait on processes, sockets and databases rather than the CPU: three at a time keeps both
+    // cores busy. Every file has its own database, key prefix, ports and processes.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'shared', root: 'shared', include: ['test/**/*.test.ts'] } },
       { test: { name: 'core', root: 'core', include: ['test/**/*.test.ts'] } },

@@ -7,8 +7,6 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     // The Auth emulator (reused when one already answers); the root config makes sure Redis is up.
     globalSetup: ['@mediagen/testing/emulator-setup'],
-    // Files start processes, kill them and stop a Redis: one at a time keeps this 2-core machine honest.
-    fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

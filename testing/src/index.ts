@@ -4,3 +4,4 @@ export * from './redis';
 export * from './test-database';
 export * from './chromium';
 export * from './raw-http';
+export * from './test-scale';
