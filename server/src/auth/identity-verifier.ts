@@ -54,6 +54,8 @@ export interface IdentityVerifier {
   deleteAccount(uid: string): Promise<void>;
   /** The account was closed (heard from another server): refuse its tokens here at once. */
   forget(uid: string): void;
+  /** Calls `listener` with every account state read from the identity service (not those served from memory). */
+  onAccountRead(listener: (account: AccountStatus) => void): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
 class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly tokens = new LRUCache<string, DecodedIdToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
   private readonly accounts: LRUCache<string, AccountStatus>;
+  private readonly accountListeners: ((account: AccountStatus) => void)[] = [];
 
   constructor(
     private readonly auth: Auth,
@@ -161,6 +164,10 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
     this.accounts.set(uid, closedAccount(uid));
   }
 
+  onAccountRead(listener: (account: AccountStatus) => void): void {
+    this.accountListeners.push(listener);
+  }
+
   private async decode(idToken: string): Promise<DecodedIdToken> {
     const cached = this.tokens.get(idToken);
     if (cached !== undefined) return cached;
@@ -174,12 +181,12 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
 
   /** One more try after a moment: a blip of the identity service should not sign a user out. */
   private async readAccount(uid: string): Promise<AccountStatus> {
-    try {
-      return await this.readAccountOnce(uid);
-    } catch {
+    const status = await this.readAccountOnce(uid).catch(async () => {
       await new Promise((resolve) => setTimeout(resolve, ACCOUNT_READ_RETRY_MS));
       return this.readAccountOnce(uid);
-    }
+    });
+    for (const listener of this.accountListeners) listener(status);
+    return status;
   }
 
   private async readAccountOnce(uid: string): Promise<AccountStatus> {
