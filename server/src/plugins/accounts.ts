@@ -26,6 +26,7 @@ export const accountsPlugin = fp(
         },
         emailHash: app.emailHash,
         log: app.log,
+        clock: app.clock,
       }),
     );
   },
