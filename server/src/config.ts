@@ -64,6 +64,10 @@ export interface ServerConfig extends CommonSettings {
     rateLimitPerMinute: number;
     /** Socket.IO connections one user may hold across every server. */
     socketsPerUser: number;
+    /** Socket.IO connections not signed in (yet) one client address may hold on this server. */
+    pendingSocketsPerAddress: number;
+    /** Socket.IO connections not signed in (yet) this server holds in all. */
+    pendingSocketsMax: number;
   };
 }
 
@@ -207,6 +211,8 @@ export function loadConfig(env: Env): ServerConfig {
       maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
       socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
+      pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '10') ?? 10,
+      pendingSocketsMax: reader.read('SOCKET_PENDING_MAX', wholeNumber(1, 1_000_000), '1000') ?? 1000,
     },
   };
   reader.finish('server');
