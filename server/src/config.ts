@@ -29,6 +29,8 @@ export interface ServerConfig extends CommonSettings {
     authEmulatorHost: string | null;
     /** Path of a service account file; null means Google's default credentials. */
     credentialsFile: string | null;
+    /** An egress proxy (HTTPS_PROXY) for every call to Google: signing keys, account reads, access tokens. */
+    httpsProxy: string | null;
     /** How long a verified user is trusted before their account is checked again (disabled, deleted, revoked). */
     revalidateSeconds: number;
   };
@@ -190,6 +192,7 @@ export function loadConfig(env: Env): ServerConfig {
       projectId: projectId ?? DEV_PROJECT_ID,
       authEmulatorHost: emulatorHost,
       credentialsFile: reader.raw('GOOGLE_APPLICATION_CREDENTIALS') ?? null,
+      httpsProxy: reader.read('HTTPS_PROXY', httpOrigin) ?? null,
       revalidateSeconds: reader.read('AUTH_REVALIDATE_SECONDS', wholeNumber(1, 3600), '60') ?? 60,
     },
     accountTraceSecret: accountTraceSecret ?? DEV_ACCOUNT_TRACE_SECRET,

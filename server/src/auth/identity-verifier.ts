@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { applicationDefault, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 import { LRUCache } from 'lru-cache';
 import type { ServerConfig } from '../config';
 
@@ -94,11 +95,15 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
     // firebase-admin only reads the emulator host from the environment, at each call.
     process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.authEmulatorHost;
   }
+  // firebase-admin reads no proxy setting itself: behind an egress proxy, its calls to Google (the token
+  // signing keys, account reads, and the service account's access tokens) take the agent it is given.
+  const httpAgent = firebase.httpsProxy === null ? undefined : new HttpsProxyAgent(firebase.httpsProxy);
   const app: App = initializeApp(
     {
       projectId: firebase.projectId,
+      ...(httpAgent === undefined ? {} : { httpAgent }),
       // The emulator needs no credentials; elsewhere GOOGLE_APPLICATION_CREDENTIALS or the platform's default.
-      ...(firebase.authEmulatorHost === null ? { credential: applicationDefault() } : {}),
+      ...(firebase.authEmulatorHost === null ? { credential: applicationDefault(httpAgent) } : {}),
     },
     `mediagen-server-${randomUUID()}`,
   );
@@ -219,12 +224,21 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
 }
 
 /**
- * Whether firebase-admin failed to reach or understand the identity service (its `app/` errors, and the
- * internal error it reports when Google's signing keys cannot be fetched) rather than judging the token.
+ * firebase-admin reports Google's token signing keys out of reach (an error answer, or no answer at all)
+ * as a bad token, `auth/argument-error`: only the message of the key fetcher's error survives.
+ */
+const SIGNING_KEYS_OUT_OF_REACH =
+  /^(Error fetching public keys for Google certs|Error fetching Json Web Keys|Error while making request)/;
+
+/**
+ * Whether firebase-admin failed to reach or understand the identity service (its `app/` errors, its
+ * internal error, and the signing keys out of reach) rather than judging the token.
  */
 function identityServiceFailed(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('app/') || code === 'auth/internal-error');
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('app/') || code === 'auth/internal-error') return true;
+  return typeof message === 'string' && SIGNING_KEYS_OUT_OF_REACH.test(message);
 }
 
 function closedAccount(uid: string): AccountStatus {
