@@ -214,7 +214,7 @@ export function loadConfig(env: Env): ServerConfig {
       maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
       socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
-      pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '10') ?? 10,
+      pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '20') ?? 20,
       pendingSocketsMax: reader.read('SOCKET_PENDING_MAX', wholeNumber(1, 1_000_000), '1000') ?? 1000,
     },
   };

@@ -14,7 +14,7 @@ describe('operator configuration', () => {
       maxInFlightPerUser: 3,
       rateLimitPerMinute: 120,
       socketsPerUser: 10,
-      pendingSocketsPerAddress: 10,
+      pendingSocketsPerAddress: 20,
       pendingSocketsMax: 1000,
     });
     expect(config.admin).toMatchObject({ emails: [], sessionTtlSeconds: 900 });
