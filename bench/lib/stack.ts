@@ -53,6 +53,8 @@ export class BenchStack {
         HOST: '127.0.0.1',
         FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
         RATE_LIMIT_PER_MINUTE: '100000',
+        // Every benchmark client connects from this one machine, up to 50 at a time (lib/sockets.ts).
+        SOCKET_PENDING_PER_IP: '10000',
         LOG_LEVEL: 'warn',
         ...env,
       }),

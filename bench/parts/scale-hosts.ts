@@ -72,6 +72,8 @@ export async function scaleAcrossHosts(context: BenchContext): Promise<Figure[]>
             PORT: '3000',
             FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
             RATE_LIMIT_PER_MINUTE: '100000',
+            // Every benchmark client connects from this one machine, up to 50 at a time (lib/sockets.ts).
+            SOCKET_PENDING_PER_IP: '10000',
             MAX_IN_FLIGHT_PER_USER: '1000',
           },
           [],

@@ -103,7 +103,24 @@ export async function spawnServer(
   origin: string,
   wrap?: (command: readonly string[]) => string[],
 ): Promise<ChildHandle> {
-  const handle = spawnEntry('server/src/main.ts', { MEDIAGEN_MODE: 'development', ...env }, wrap);
+  return untilReady(spawnEntry('server/src/main.ts', { MEDIAGEN_MODE: 'development', ...env }, wrap), origin);
+}
+
+/**
+ * The production build of the server (`server/dist/main.js`, made by `pnpm build`), run by plain node with
+ * exactly `env` besides PATH and HOME, as a deployment runs it; resolves once `origin`/readyz answers 200.
+ */
+export async function spawnBuiltServer(env: Record<string, string>, origin: string): Promise<ChildHandle> {
+  const child = spawn(process.execPath, ['server/dist/main.js'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  return untilReady(track(child), origin);
+}
+
+async function untilReady(handle: ChildHandle, origin: string): Promise<ChildHandle> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const status = await fetch(`${origin}/readyz`).then(

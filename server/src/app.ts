@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { speechModelNotice } from '@mediagen/shared';
 import type { IdentityVerifier } from './auth/identity-verifier';
 import type { ServerConfig } from './config';
+import { trustFunction } from './http/client-address';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { accountsPlugin } from './plugins/accounts';
 import { authPlugin } from './plugins/auth';
@@ -42,11 +43,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     // Generation ids and artifact keys are short; anything longer is not ours.
     routerOptions: { maxParamLength: 200 },
-    // A number trusts that many proxy hops in front of the server (Fastify's types only take a function for it).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    // The same rule as the Socket.IO handshake's (TRUST_PROXY), so both count a client by one address.
+    trustProxy: trustFunction(config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });

@@ -29,6 +29,8 @@ export interface ServerConfig extends CommonSettings {
     authEmulatorHost: string | null;
     /** Path of a service account file; null means Google's default credentials. */
     credentialsFile: string | null;
+    /** An egress proxy (HTTPS_PROXY) for every call to Google: signing keys, account reads, access tokens. */
+    httpsProxy: string | null;
     /** How long a verified user is trusted before their account is checked again (disabled, deleted, revoked). */
     revalidateSeconds: number;
   };
@@ -64,6 +66,10 @@ export interface ServerConfig extends CommonSettings {
     rateLimitPerMinute: number;
     /** Socket.IO connections one user may hold across every server. */
     socketsPerUser: number;
+    /** Socket.IO connections not signed in (yet) one client address may hold on this server. */
+    pendingSocketsPerAddress: number;
+    /** Socket.IO connections not signed in (yet) this server holds in all. */
+    pendingSocketsMax: number;
   };
 }
 
@@ -186,6 +192,7 @@ export function loadConfig(env: Env): ServerConfig {
       projectId: projectId ?? DEV_PROJECT_ID,
       authEmulatorHost: emulatorHost,
       credentialsFile: reader.raw('GOOGLE_APPLICATION_CREDENTIALS') ?? null,
+      httpsProxy: reader.read('HTTPS_PROXY', httpOrigin) ?? null,
       revalidateSeconds: reader.read('AUTH_REVALIDATE_SECONDS', wholeNumber(1, 3600), '60') ?? 60,
     },
     accountTraceSecret: accountTraceSecret ?? DEV_ACCOUNT_TRACE_SECRET,
@@ -207,6 +214,8 @@ export function loadConfig(env: Env): ServerConfig {
       maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
       socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
+      pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '20') ?? 20,
+      pendingSocketsMax: reader.read('SOCKET_PENDING_MAX', wholeNumber(1, 1_000_000), '1000') ?? 1000,
     },
   };
   reader.finish('server');

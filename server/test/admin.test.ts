@@ -201,8 +201,8 @@ describe('admin access follows the account as it is now', () => {
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(200);
 
     await getAuth(firebase).setCustomUserClaims(admin.uid, {});
-    expect((await get('/admin/queues/api/queues', bearer(admin))).status).toBe(403);
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(403);
+    expect((await get('/admin/queues/api/queues', bearer(admin))).status).toBe(403);
     // And the session is over: even a restored claim does not bring it back.
     await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(401);

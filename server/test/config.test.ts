@@ -153,6 +153,16 @@ describe('every variable', () => {
     expect(config.limits.socketsPerUser).toBe(4);
   });
 
+  it('reads HTTPS_PROXY, the egress proxy of every call to Google', () => {
+    expect(loadConfig(development).firebase.httpsProxy).toBeNull();
+    expect(loadConfig({ ...development, HTTPS_PROXY: 'http://proxy.internal:3128' }).firebase.httpsProxy).toBe(
+      'http://proxy.internal:3128',
+    );
+    expect(problemsOf({ ...development, HTTPS_PROXY: 'proxy.internal:3128' })).toEqual([
+      'HTTPS_PROXY must be an http(s) URL',
+    ]);
+  });
+
   it('reads TRUST_PROXY as a switch, a hop count or a list of addresses', () => {
     expect(loadConfig({ ...development, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ ...development, TRUST_PROXY: '2' }).trustProxy).toBe(2);

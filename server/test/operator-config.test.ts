@@ -10,7 +10,13 @@ const emulator = { MEDIAGEN_MODE: 'development', FIREBASE_AUTH_EMULATOR_HOST: '1
 describe('operator configuration', () => {
   it('has defaults for fair use, rate limits, admin sessions and metrics', () => {
     const config = loadConfig(emulator);
-    expect(config.limits).toEqual({ maxInFlightPerUser: 3, rateLimitPerMinute: 120, socketsPerUser: 10 });
+    expect(config.limits).toEqual({
+      maxInFlightPerUser: 3,
+      rateLimitPerMinute: 120,
+      socketsPerUser: 10,
+      pendingSocketsPerAddress: 20,
+      pendingSocketsMax: 1000,
+    });
     expect(config.admin).toMatchObject({ emails: [], sessionTtlSeconds: 900 });
     expect(config.metricsToken).toBeNull();
   });
@@ -21,10 +27,18 @@ describe('operator configuration', () => {
       ADMIN_EMAILS: ' Ops@Example.com ,, root@example.com ',
       MAX_IN_FLIGHT_PER_USER: '5',
       RATE_LIMIT_PER_MINUTE: '30',
+      SOCKET_PENDING_PER_IP: '4',
+      SOCKET_PENDING_MAX: '200',
       METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config.admin.emails).toEqual(['ops@example.com', 'root@example.com']);
-    expect(config.limits).toEqual({ maxInFlightPerUser: 5, rateLimitPerMinute: 30, socketsPerUser: 10 });
+    expect(config.limits).toEqual({
+      maxInFlightPerUser: 5,
+      rateLimitPerMinute: 30,
+      socketsPerUser: 10,
+      pendingSocketsPerAddress: 4,
+      pendingSocketsMax: 200,
+    });
     expect(config.metricsToken).toBe('scrape-token-0123456789');
   });
 

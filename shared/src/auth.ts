@@ -2,6 +2,11 @@
 export const MIN_PASSWORD_LENGTH = 6;
 /** Spec §7 and §10: token sync sends only an ID token under 5 minutes old. */
 export const TOKEN_SYNC_MAX_AGE_MS = 5 * 60 * 1000;
+/**
+ * Closing the account needs a sign-in (the ID token's auth_time) at most this old, as Firebase asks for
+ * its own sensitive operations; an older one gets 401 REAUTHENTICATION_REQUIRED.
+ */
+export const RECENT_SIGN_IN_MAX_AGE_MS = 5 * 60 * 1000;
 
 export const AUTH_MESSAGES = {
   fillAllFields: 'Please fill in all fields',

@@ -5,6 +5,7 @@
 export const ERROR_MESSAGES = {
   UNAUTHENTICATED: 'Please sign in to continue.',
   TOKEN_TOO_OLD: 'The ID token must be under 5 minutes old. Get a fresh one and try again.',
+  REAUTHENTICATION_REQUIRED: 'For your security, confirm it is you: sign in again, then try again.',
   FORBIDDEN: 'You do not have access to this resource.',
   NOT_FOUND: 'Generation not found.',
   INVALID_REQUEST: 'Invalid request.',

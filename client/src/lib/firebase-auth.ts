@@ -8,10 +8,13 @@ import {
   confirmPasswordReset,
   connectAuthEmulator,
   createUserWithEmailAndPassword,
+  EmailAuthProvider,
   getAuth,
   GithubAuthProvider,
   GoogleAuthProvider,
   onAuthStateChanged,
+  reauthenticateWithCredential,
+  reauthenticateWithPopup,
   sendEmailVerification,
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
@@ -32,6 +35,15 @@ if (config.authEmulatorHost !== undefined) {
 const PROVIDERS: Record<SocialProvider, () => GoogleAuthProvider | GithubAuthProvider> = {
   Google: () => new GoogleAuthProvider(),
   GitHub: () => new GithubAuthProvider(),
+};
+
+/** How a signed-in user proves it is them again: their password, or the social provider they signed in with. */
+export type ReauthenticationMethod = 'password' | SocialProvider;
+
+const REAUTHENTICATION_BY_PROVIDER_ID: Record<string, ReauthenticationMethod> = {
+  [EmailAuthProvider.PROVIDER_ID]: 'password',
+  [GoogleAuthProvider.PROVIDER_ID]: 'Google',
+  [GithubAuthProvider.PROVIDER_ID]: 'GitHub',
 };
 
 /** Each sign-in resolves with the email the identity service reports (spec §7). */
@@ -85,6 +97,32 @@ export async function isEmailVerified(): Promise<boolean> {
   if (auth.currentUser === null) return false;
   await auth.currentUser.reload();
   return auth.currentUser.emailVerified;
+}
+
+/** How the signed-in user can sign in again (a password first, when the account has one); null when signed out. */
+export async function reauthenticationMethod(): Promise<ReauthenticationMethod | null> {
+  await auth.authStateReady();
+  const methods = (auth.currentUser?.providerData ?? []).flatMap(
+    (info) => REAUTHENTICATION_BY_PROVIDER_ID[info.providerId] ?? [],
+  );
+  return methods.includes('password') ? 'password' : (methods[0] ?? null);
+}
+
+/** What the user gives to sign in again: their password, or nothing but a provider's popup. */
+export type Reauthentication = { method: 'password'; password: string } | { method: SocialProvider };
+
+/**
+ * Signs the current user in again, for an action the server lets only a recent sign-in make (closing the
+ * account): afterwards their ID token carries the new sign-in time.
+ */
+export async function reauthenticate(proof: Reauthentication): Promise<void> {
+  const user = auth.currentUser;
+  if (user === null) throw new Error('Not signed in');
+  if (proof.method === 'password') {
+    await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', proof.password));
+  } else {
+    await reauthenticateWithPopup(user, PROVIDERS[proof.method]());
+  }
 }
 
 export function signOutUser(): Promise<void> {

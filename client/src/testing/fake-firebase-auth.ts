@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { Reauthentication, ReauthenticationMethod } from '@/lib/firebase-auth';
 
 /** Stands in for lib/firebase-auth.ts, the only module that talks to Firebase. */
 export function createFakeFirebaseAuth() {
@@ -9,6 +10,8 @@ export function createFakeFirebaseAuth() {
     signOutUser: vi.fn(async () => undefined),
     watchAuthState: vi.fn(() => () => undefined),
     getIdToken: vi.fn(async (): Promise<string | null> => 'test-id-token'),
+    reauthenticationMethod: vi.fn(async (): Promise<ReauthenticationMethod | null> => 'password'),
+    reauthenticate: vi.fn(async (_proof: Reauthentication) => undefined),
   };
 }
 

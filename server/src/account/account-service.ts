@@ -1,6 +1,8 @@
 import type { AccountClosure, ArtifactStore } from '@mediagen/core';
-import type { GenerationKind } from '@mediagen/shared';
+import { RECENT_SIGN_IN_MAX_AGE_MS, type GenerationKind } from '@mediagen/shared';
+import { confirmSignIn } from '../auth/fresh-sign-in';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
+import { ServiceError } from '../http/errors';
 
 export interface AccountServiceLogger {
   warn(details: object, message: string): void;
@@ -8,7 +10,7 @@ export interface AccountServiceLogger {
 
 export interface AccountServiceOptions {
   closure: AccountClosure;
-  identity: Pick<IdentityVerifier, 'deleteAccount'>;
+  identity: Pick<IdentityVerifier, 'account' | 'deleteAccount'>;
   artifacts: Pick<ArtifactStore, 'remove'>;
   /** Takes a deleted generation's job out of its queue (false when a worker holds it). */
   forgetJob(kind: GenerationKind, id: string): Promise<boolean>;
@@ -18,10 +20,11 @@ export interface AccountServiceOptions {
   forgetUserKeys(uid: string): Promise<void>;
   emailHash(email: string | null): string | null;
   log: AccountServiceLogger;
+  clock: () => number;
 }
 
 /**
- * Closing an account, as its owner asks: the record goes first (everything of the user but the anonymous
+ * Closing an account, as its owner asks, signed in a moment ago: the record goes first (everything of the user but the anonymous
  * trace, in one transaction, announced to every server so their sockets and tokens end at once), then
  * what points at nothing any more (files, jobs, Redis keys), and last the identity itself. Should that
  * last step fail, the user can still sign in and ask again, and finds an empty account.
@@ -31,6 +34,13 @@ export class AccountService {
 
   async close(user: AuthUser): Promise<void> {
     const { options } = this;
+    // As Firebase asks for its own sensitive operations: a token lives an hour, and whoever holds one
+    // (a borrowed laptop, a stolen token) must not end everything on it without signing in again.
+    if (options.clock() - user.authTimeSeconds * 1000 > RECENT_SIGN_IN_MAX_AGE_MS) {
+      throw new ServiceError(401, 'REAUTHENTICATION_REQUIRED');
+    }
+    // And that sign-in still stands now, not only in the API's last read of the account.
+    await confirmSignIn(options.identity, user);
     const closed = await options.closure.close(user.uid, options.emailHash(user.email));
     const running = closed.generations.filter(
       (generation) => generation.status === 'queued' || generation.status === 'active',

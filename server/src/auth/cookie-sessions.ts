@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { AuthUser } from './identity-verifier';
 
 export const ADMIN_SESSION_COOKIE = 'mediagen_admin';
 /** The cookie is only ever sent to the admin pages and their API. */
@@ -9,8 +10,22 @@ export const APP_SESSION_COOKIE = 'mediagen_session';
 
 export interface CookieSession {
   uid: string;
-  /** When it was opened (ms): a revocation of the account after this ends it. */
+  /**
+   * When the user made the sign-in whose token opened it (seconds, the token's auth_time): a revocation
+   * after that sign-in ends the session, however recently the session itself was opened.
+   */
+  authTimeSeconds: number;
+  /** When it was opened (ms). */
   createdAtMs: number;
+}
+
+function isCookieSession(value: unknown): value is CookieSession {
+  const session = value as Partial<CookieSession> | null;
+  return (
+    typeof session?.uid === 'string' &&
+    typeof session.authTimeSeconds === 'number' &&
+    typeof session.createdAtMs === 'number'
+  );
 }
 
 /**
@@ -28,9 +43,10 @@ export class CookieSessions {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async open(uid: string): Promise<{ id: string; expiresAtMs: number }> {
+  async open(user: Pick<AuthUser, 'uid' | 'authTimeSeconds'>): Promise<{ id: string; expiresAtMs: number }> {
+    const { uid } = user;
     const id = randomBytes(32).toString('base64url');
-    const session: CookieSession = { uid, createdAtMs: this.clock() };
+    const session: CookieSession = { uid, authTimeSeconds: user.authTimeSeconds, createdAtMs: this.clock() };
     const key = this.key(id);
     // Each user's sessions are listed too, so closing the account ends them all.
     await this.redis
@@ -44,8 +60,7 @@ export class CookieSessions {
 
   async find(id: string | undefined): Promise<CookieSession | null> {
     if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
-    const stored = await this.redis.get(this.key(id));
-    return stored === null ? null : (JSON.parse(stored) as CookieSession);
+    return parseSession(await this.redis.get(this.key(id)));
   }
 
   async end(id: string | undefined): Promise<void> {
@@ -58,6 +73,23 @@ export class CookieSessions {
     await this.redis.del(...keys, this.userKey(uid));
   }
 
+  /** Ends each of the user's sessions that `ended` picks (their account changed); a lapsed one is only unlisted. */
+  async endWhere(uid: string, ended: (session: CookieSession) => boolean): Promise<void> {
+    const keys = await this.redis.smembers(this.userKey(uid));
+    if (keys.length === 0) return;
+    const stored = await this.redis.mget(...keys);
+    const over = keys.filter((_key, index) => {
+      const session = parseSession(stored[index] ?? null);
+      return session === null || ended(session);
+    });
+    if (over.length > 0)
+      await this.redis
+        .multi()
+        .del(...over)
+        .srem(this.userKey(uid), ...over)
+        .exec();
+  }
+
   private userKey(uid: string): string {
     return `${this.prefix}:{${uid}}:${this.kind}-sessions`;
   }
@@ -65,6 +97,13 @@ export class CookieSessions {
   private key(id: string): string {
     return `${this.prefix}:${this.kind}-session:${createHash('sha256').update(id).digest('hex')}`;
   }
+}
+
+/** A stored session; one kept by an older release, without its sign-in time, counts as ended. */
+function parseSession(stored: string | null): CookieSession | null {
+  if (stored === null) return null;
+  const session: unknown = JSON.parse(stored);
+  return isCookieSession(session) ? session : null;
 }
 
 /** One cookie's value from a Cookie header (no cookie plugin for two cookies read and set in one place each). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { applicationDefault, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 import { LRUCache } from 'lru-cache';
 import type { ServerConfig } from '../config';
 
@@ -48,12 +49,19 @@ export interface Freshness {
 export interface IdentityVerifier {
   /** Resolves the user; rejects with IdentityRefused for a bad, expired or revoked token or an account gone. */
   verify(idToken: string, options?: Freshness): Promise<AuthUser>;
+  /**
+   * The uid a well-signed, unexpired token names, from its signature and claims alone: no account is read
+   * (outside the Auth emulator, which firebase-admin asks about every token). Rejects like `verify`.
+   */
+  tokenOwner(idToken: string): Promise<string>;
   /** The account now, at most `revalidateSeconds` old unless `fresh`. */
   account(uid: string, options?: Freshness): Promise<AccountStatus>;
   /** Deletes the account from the identity service; its tokens are refused here at once. */
   deleteAccount(uid: string): Promise<void>;
   /** The account was closed (heard from another server): refuse its tokens here at once. */
   forget(uid: string): void;
+  /** Calls `listener` with every account state read from the identity service (not those served from memory). */
+  onAccountRead(listener: (account: AccountStatus) => void): void;
   close(): Promise<void>;
 }
 
@@ -87,11 +95,15 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
     // firebase-admin only reads the emulator host from the environment, at each call.
     process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.authEmulatorHost;
   }
+  // firebase-admin reads no proxy setting itself: behind an egress proxy, its calls to Google (the token
+  // signing keys, account reads, and the service account's access tokens) take the agent it is given.
+  const httpAgent = firebase.httpsProxy === null ? undefined : new HttpsProxyAgent(firebase.httpsProxy);
   const app: App = initializeApp(
     {
       projectId: firebase.projectId,
+      ...(httpAgent === undefined ? {} : { httpAgent }),
       // The emulator needs no credentials; elsewhere GOOGLE_APPLICATION_CREDENTIALS or the platform's default.
-      ...(firebase.authEmulatorHost === null ? { credential: applicationDefault() } : {}),
+      ...(firebase.authEmulatorHost === null ? { credential: applicationDefault(httpAgent) } : {}),
     },
     `mediagen-server-${randomUUID()}`,
   );
@@ -101,6 +113,7 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
 class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly tokens = new LRUCache<string, DecodedIdToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
   private readonly accounts: LRUCache<string, AccountStatus>;
+  private readonly accountListeners: ((account: AccountStatus) => void)[] = [];
 
   constructor(
     private readonly auth: Auth,
@@ -128,6 +141,10 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
       tokenIssuedAtMs: decoded.iat * 1000,
       tokenExpiresAtMs: decoded.exp * 1000,
     };
+  }
+
+  async tokenOwner(idToken: string): Promise<string> {
+    return (await this.decode(idToken)).uid;
   }
 
   async account(uid: string, options: Freshness = {}): Promise<AccountStatus> {
@@ -161,6 +178,10 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
     this.accounts.set(uid, closedAccount(uid));
   }
 
+  onAccountRead(listener: (account: AccountStatus) => void): void {
+    this.accountListeners.push(listener);
+  }
+
   private async decode(idToken: string): Promise<DecodedIdToken> {
     const cached = this.tokens.get(idToken);
     if (cached !== undefined) return cached;
@@ -174,12 +195,12 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
 
   /** One more try after a moment: a blip of the identity service should not sign a user out. */
   private async readAccount(uid: string): Promise<AccountStatus> {
-    try {
-      return await this.readAccountOnce(uid);
-    } catch {
+    const status = await this.readAccountOnce(uid).catch(async () => {
       await new Promise((resolve) => setTimeout(resolve, ACCOUNT_READ_RETRY_MS));
       return this.readAccountOnce(uid);
-    }
+    });
+    for (const listener of this.accountListeners) listener(status);
+    return status;
   }
 
   private async readAccountOnce(uid: string): Promise<AccountStatus> {
@@ -203,12 +224,21 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
 }
 
 /**
- * Whether firebase-admin failed to reach or understand the identity service (its `app/` errors, and the
- * internal error it reports when Google's signing keys cannot be fetched) rather than judging the token.
+ * firebase-admin reports Google's token signing keys out of reach (an error answer, or no answer at all)
+ * as a bad token, `auth/argument-error`: only the message of the key fetcher's error survives.
+ */
+const SIGNING_KEYS_OUT_OF_REACH =
+  /^(Error fetching public keys for Google certs|Error fetching Json Web Keys|Error while making request)/;
+
+/**
+ * Whether firebase-admin failed to reach or understand the identity service (its `app/` errors, its
+ * internal error, and the signing keys out of reach) rather than judging the token.
  */
 function identityServiceFailed(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('app/') || code === 'auth/internal-error');
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('app/') || code === 'auth/internal-error') return true;
+  return typeof message === 'string' && SIGNING_KEYS_OUT_OF_REACH.test(message);
 }
 
 function closedAccount(uid: string): AccountStatus {

@@ -32,12 +32,15 @@ interface Hit {
   windowMs: number;
 }
 
+/** Counts one request of a caller in their current window; answers the count so far and the window's ms left. */
+export type RequestCounter = (key: string, windowMs: number) => Promise<{ current: number; ttl: number }>;
+
 /**
- * @fastify/rate-limit's store, counting in Redis as its own Redis store does (a fixed window per key, shared
- * by every server), but with the requests that arrive together counted in one script call: under load one
- * round trip serves many requests instead of one each.
+ * Counts in Redis as @fastify/rate-limit's own Redis store does (a fixed window per key, shared by every
+ * server), but with the requests that arrive together counted in one script call: under load one round
+ * trip serves many requests instead of one each.
  */
-export function batchedRateLimitStore(redis: Redis, namespace: string): FastifyRateLimitStoreCtor {
+export function batchedRequestCounter(redis: Redis, namespace: string): RequestCounter {
   redis.defineCommand('countRequests', { lua: COUNT_REQUESTS });
   const count = naturalBatches(async (hits: readonly Hit[]) => {
     const answers = await redis.countRequests(
@@ -47,10 +50,15 @@ export function batchedRateLimitStore(redis: Redis, namespace: string): FastifyR
     );
     return answers.map(([current, ttl]) => ({ current, ttl }));
   });
+  return (key, windowMs) => count({ key: `${namespace}${key}`, windowMs });
+}
 
+/** @fastify/rate-limit's store, counting with batchedRequestCounter. */
+export function batchedRateLimitStore(redis: Redis, namespace: string): FastifyRateLimitStoreCtor {
+  const count = batchedRequestCounter(redis, namespace);
   return class BatchedRateLimitStore implements FastifyRateLimitStore {
     incr(key: string, callback: Parameters<FastifyRateLimitStore['incr']>[1], timeWindow: number): void {
-      count({ key: `${namespace}${key}`, windowMs: timeWindow }).then(
+      count(key, timeWindow).then(
         (result) => callback(null, result),
         (error: Error) => callback(error),
       );

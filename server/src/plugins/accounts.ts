@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { AccountClosure, forgetProgress, signalCancel } from '@mediagen/core';
 import { AccountService } from '../account/account-service';
+import { adminRateLimitNamespace } from '../admin/admin-rate-limit';
 import { rateLimitNamespace } from '../routes/api';
 
 /** Closing accounts: the record, then every file, job and key of the user, then the identity. */
@@ -21,11 +22,15 @@ export const accountsPlugin = fp(
             app.adminSessions.endAll(uid),
             app.appSessions.endAll(uid),
             app.sockets.disconnectUser(uid),
-            app.redis.del(`${rateLimitNamespace(config.queuePrefix)}uid:${uid}`),
+            app.redis.del(
+              `${rateLimitNamespace(config.queuePrefix)}uid:${uid}`,
+              `${adminRateLimitNamespace(config.queuePrefix)}uid:${uid}`,
+            ),
           ]);
         },
         emailHash: app.emailHash,
         log: app.log,
+        clock: app.clock,
       }),
     );
   },

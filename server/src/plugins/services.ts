@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { GenerationLifecycle, createArtifactStore, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
 import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
+import { endSessionsOnAccountRead } from '../auth/session-guard';
 import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
 import { ArtifactVariants } from '../artifacts/artifact-variants';
 import { GenerationHistory } from '../generations/generation-history';
@@ -18,23 +19,31 @@ interface Options {
   clock?: (() => number) | undefined;
 }
 
-/** The services routes call: generations (through the lifecycle), artifact links and admin sessions. */
+/**
+ * The services routes call: generations (through the lifecycle), artifact links, and the cookie sessions,
+ * which end as soon as the identity verifier reads an account that no longer allows them.
+ */
 export const servicesPlugin = fp<Options>(
   async (app, options) => {
     const { config, metrics, database } = app;
     const clock = options.clock ?? Date.now;
+    app.decorate('clock', clock);
     const signer = new ArtifactUrlSigner(config.artifactUrls.secret, config.artifactUrls.ttlSeconds, clock);
     app.decorate('artifactUrls', signer);
     app.decorate('artifactStore', await createArtifactStore(config.artifactStore));
     app.decorate('artifactVariants', new ArtifactVariants(database.db, config.plans));
-    app.decorate(
-      'adminSessions',
-      new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
-    );
-    app.decorate(
-      'appSessions',
-      new CookieSessions(app.redis, config.queuePrefix, 'app', config.sessionTtlSeconds, clock),
-    );
+    const sessions = {
+      admin: new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
+      app: new CookieSessions(app.redis, config.queuePrefix, 'app', config.sessionTtlSeconds, clock),
+    };
+    app.decorate('adminSessions', sessions.admin);
+    app.decorate('appSessions', sessions.app);
+    const endSessions = endSessionsOnAccountRead(sessions, config.admin.emails);
+    app.identity.onAccountRead((account) => {
+      endSessions(account).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not end the sessions of an account that changed'),
+      );
+    });
     // Every submission and balance read asks for it; an HMAC costs more than finding one already made.
     const emailHashes = new LRUCache<string, string>({
       max: EMAIL_HASH_CACHE_SIZE,

@@ -4,6 +4,7 @@ import { GenerationOutbox, connectRedis, parseProgressEvent, progressChannel } f
 import { QueuePositions } from '../generations/queue-positions';
 import { GenerationRelay } from '../socket/generation-relay';
 import { RecordRelaySource } from '../socket/record-relay-source';
+import { trustFunction } from '../http/client-address';
 import { createSocketGateway } from '../socket/socket-gateway';
 import { SocketPresence } from '../socket/socket-presence';
 import { UpdateStream } from '../socket/update-stream';
@@ -38,10 +39,12 @@ export const socketPlugin = fp<Options>(
       verifier: app.identity,
       presence,
       revalidateMs: config.firebase.revalidateSeconds * 1000,
+      pending: { perAddress: config.limits.pendingSocketsPerAddress, max: config.limits.pendingSocketsMax },
+      trust: trustFunction(config.trustProxy),
       clock: options.clock,
     });
     app.decorate('sockets', gateway);
-    metrics.countSocketsWith(() => gateway.io.engine.clientsCount);
+    metrics.countSocketsWith(() => gateway.connectedSockets());
 
     const relay = new GenerationRelay({
       audience: gateway,

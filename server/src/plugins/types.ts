@@ -16,6 +16,8 @@ import type { UpdateStream } from '../socket/update-stream';
 declare module 'fastify' {
   interface FastifyInstance {
     config: ServerConfig;
+    /** The time source (ms since the epoch) of quotas, sessions and sign-in ages; tests move it. */
+    clock(): number;
     identity: IdentityVerifier;
     database: RecordDatabase;
     /** The producer connection: fails fast while Redis is down. */

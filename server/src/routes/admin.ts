@@ -3,7 +3,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isAdmin } from '../admin/admin-access';
+import { adminAccessBySession, isAdmin, type AdminOutcome } from '../admin/admin-access';
+import { adminRateLimit, adminRateLimitNamespace } from '../admin/admin-rate-limit';
 import {
   ADMIN_COOKIE_PATH,
   ADMIN_SESSION_COOKIE,
@@ -11,7 +12,7 @@ import {
   readCookie,
   sessionCookie,
 } from '../auth/cookie-sessions';
-import { refusalOf } from '../auth/identity-verifier';
+import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
 import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
 import {
@@ -28,20 +29,59 @@ import { adminLoginPage } from './admin-login-page';
 
 const QUEUES_PATH = '/admin/queues';
 
-type AdminCheck = { outcome: 'admin'; uid: string } | { outcome: 'anonymous' } | { outcome: 'forbidden' };
+type AdminCheck = { outcome: 'admin'; uid: string } | { outcome: Exclude<AdminOutcome, 'admin'> };
 
 /**
  * /admin: the login page, the session cookie, and Bull Board at /admin/queues (pages, static files and
  * its /admin/queues/api routes alike) behind the admin check. Admin requests carry either a bearer ID
- * token or the session cookie; anonymous callers get 401, signed-in non-admins 403.
+ * token or the session cookie; anonymous callers get 401, signed-in non-admins 403. Every request is
+ * counted first (RATE_LIMIT_PER_MINUTE per user, or per IP before sign-in): the admin check reads the
+ * account from the identity service each time, and no caller may make it do so without bound.
  *
  * Admin power is checked against the account as it is now, on every request: a removed claim, an
  * unlisted or unverified email, a disabled, deleted or revoked account ends admin access at once, and
- * signing out ends the session on the server.
+ * signing out ends the session on the server. A session stands only as long as the sign-in that opened it
+ * (its token's auth_time), and the app's session lends admin rights for ADMIN_SESSION_TTL_SECONDS at most.
  */
 export const adminRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
   const sessions = app.adminSessions;
+  const sessionRules = { adminEmails: config.admin.emails, adminSessionTtlMs: config.admin.sessionTtlSeconds * 1000 };
+
+  // The admin UI's own session, else the app's (token sync): an admin signed in to the app on the same
+  // origin needs no second sign-in.
+  const sessionCookies = [
+    ['admin', sessions, ADMIN_SESSION_COOKIE],
+    ['app', app.appSessions, APP_SESSION_COOKIE],
+  ] as const;
+
+  async function sessionOf(request: FastifyRequest) {
+    for (const [kind, store, name] of sessionCookies) {
+      const id = readCookie(request.headers.cookie, name);
+      const session = await store.find(id);
+      if (session !== null) return { kind, store, id, session };
+    }
+    return null;
+  }
+
+  /** Who a request comes from, for counting, without reading any account. */
+  async function callerOf(request: FastifyRequest): Promise<string> {
+    const token = bearerToken(request);
+    const uid =
+      token === undefined
+        ? ((await sessionOf(request))?.session.uid ?? null)
+        : await app.identity.tokenOwner(token).catch(() => null);
+    return uid === null ? `ip:${request.ip}` : `uid:${uid}`;
+  }
+
+  app.addHook(
+    'onRequest',
+    adminRateLimit({
+      count: batchedRequestCounter(app.redis, adminRateLimitNamespace(config.queuePrefix)),
+      max: config.limits.rateLimitPerMinute,
+      caller: callerOf,
+    }),
+  );
 
   async function check(request: FastifyRequest): Promise<AdminCheck> {
     const token = bearerToken(request);
@@ -51,28 +91,17 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
       const account = await app.identity.account(user.uid);
       return isAdmin(account, config.admin.emails) ? { outcome: 'admin', uid: user.uid } : { outcome: 'forbidden' };
     }
-    // The admin UI's own session, else the app's (token sync): an admin signed in to the app on the same
-    // origin needs no second sign-in.
-    for (const [store, name] of [
-      [sessions, ADMIN_SESSION_COOKIE],
-      [app.appSessions, APP_SESSION_COOKIE],
-    ] as const) {
-      const sessionId = readCookie(request.headers.cookie, name);
-      const session = await store.find(sessionId);
-      if (session === null) continue;
-      const account = await app.identity.account(session.uid, { fresh: true }).catch(() => null);
-      if (account === null || refusalOf(account, session.createdAtMs / 1000) !== null) {
-        await store.end(sessionId);
-        return { outcome: 'anonymous' };
-      }
-      // An app session of someone who is not an admin stays open: it is theirs for the app.
-      if (!isAdmin(account, config.admin.emails)) {
-        if (store === sessions) await store.end(sessionId);
-        return { outcome: 'forbidden' };
-      }
-      return { outcome: 'admin', uid: session.uid };
+    const found = await sessionOf(request);
+    if (found === null) return { outcome: 'anonymous' };
+    const { kind, store, id, session } = found;
+    const account = await app.identity.account(session.uid, { fresh: true }).catch(() => null);
+    if (account === null) {
+      await store.end(id);
+      return { outcome: 'anonymous' };
     }
-    return { outcome: 'anonymous' };
+    const access = adminAccessBySession(kind, session, account, sessionRules, app.clock());
+    if (access.endSession) await store.end(id);
+    return access.outcome === 'admin' ? { outcome: 'admin', uid: session.uid } : { outcome: access.outcome };
   }
 
   const secureCookie = (request: FastifyRequest) =>
@@ -112,7 +141,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
         const user = token === undefined ? null : await app.identity.verify(token, { fresh: true }).catch(() => null);
         if (user === null) throw new ServiceError(401, 'UNAUTHENTICATED');
         if (!isAdmin(await app.identity.account(user.uid), config.admin.emails)) throw adminOnly();
-        const session = await sessions.open(user.uid);
+        const session = await sessions.open(user);
         return reply
           .header('set-cookie', cookie(request, session.id, sessions.ttlSeconds))
           .header('cache-control', 'no-store')

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { TOKEN_SYNC_MAX_AGE_MS } from '@mediagen/shared';
 import { APP_SESSION_COOKIE, readCookie, sessionCookie } from '../auth/cookie-sessions';
+import { confirmSignIn } from '../auth/fresh-sign-in';
 import { ServiceError } from '../http/errors';
 import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { currentUser } from '../plugins/auth';
@@ -17,8 +18,10 @@ const cookieFor = (request: FastifyRequest, value: string, maxAgeSeconds: number
 
 /**
  * POST /api/session, token sync's sign-in half (spec §7): an ID token under 5 minutes old, as a bearer,
- * opens a session held on the server behind an HttpOnly cookie of the app's origin (reached through the
- * same-origin URL the client is configured with). It sits under /api: authenticated and rate limited.
+ * whose sign-in the identity service confirms at this moment (a revoked one may still pass the API's
+ * cached check), opens a session held on the server behind an HttpOnly cookie of the app's origin
+ * (reached through the same-origin URL the client is configured with). It sits under /api: authenticated
+ * and rate limited.
  */
 export const sessionOpenRoutes: FastifyPluginAsync = async (app) => {
   withSharedSchemas(app).post(
@@ -26,8 +29,9 @@ export const sessionOpenRoutes: FastifyPluginAsync = async (app) => {
     { schema: { response: { 200: sessionSchema, ...commonErrorResponses } } },
     async (request, reply) => {
       const user = currentUser(request);
-      if (Date.now() - user.tokenIssuedAtMs > TOKEN_SYNC_MAX_AGE_MS) throw new ServiceError(401, 'TOKEN_TOO_OLD');
-      const session = await app.appSessions.open(user.uid);
+      if (app.clock() - user.tokenIssuedAtMs > TOKEN_SYNC_MAX_AGE_MS) throw new ServiceError(401, 'TOKEN_TOO_OLD');
+      await confirmSignIn(app.identity, user);
+      const session = await app.appSessions.open(user);
       return reply
         .header('set-cookie', cookieFor(request, session.id, app.appSessions.ttlSeconds, app.config.publicUrl))
         .header('cache-control', 'no-store')

@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import {
   AUTH_REFRESH_EVENT,
@@ -12,7 +12,9 @@ import {
   type ServerToClientEvents,
 } from '@mediagen/shared';
 import { IdentityRefused, refusalOf, type AuthUser, type IdentityVerifier } from '../auth/identity-verifier';
+import { clientAddress, type TrustFunction } from '../http/client-address';
 import type { RelayAudience } from './generation-relay';
+import { PendingConnections } from './pending-connections';
 import type { SocketPresence } from './socket-presence';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no server-to-server events
@@ -31,9 +33,22 @@ export const userRoom = (uid: string) => `${USER_ROOM}${uid}`;
 
 /** How often open sockets are checked against their accounts and their presence leases renewed. */
 const MAX_SWEEP_MS = 20_000;
+/**
+ * A connection not signed in this long after it opened (its token refused, or never sent) is closed; a
+ * client with a good token signs in within one round trip and a token check. socket.io's default is 45 s.
+ */
+const SIGN_IN_TIMEOUT_MS = 10_000;
+
+/** What the engine.io server hands over for each new connection (engine.io is no dependency of ours). */
+interface EngineConnection {
+  request: IncomingMessage;
+  once(event: 'close', listener: () => void): void;
+}
 
 export interface SocketGateway extends RelayAudience {
   readonly io: GatewayServer;
+  /** Signed-in sockets connected to this server instance (connections still signing in are not sockets yet). */
+  connectedSockets(): number;
   /** Sends one update to every socket of this user connected to this server instance. */
   emitToUser(uid: string, generation: Generation): void;
   /** Tells the user's sockets here that one of their generations was deleted. */
@@ -51,6 +66,10 @@ interface Options {
   presence: SocketPresence;
   /** How long an account's state may be trusted (AUTH_REVALIDATE_SECONDS). */
   revalidateMs: number;
+  /** Connections not signed in (yet) one client address may hold, and this server in all. */
+  pending: { perAddress: number; max: number };
+  /** TRUST_PROXY's rule: whose X-Forwarded-For names a client's address. */
+  trust: TrustFunction;
   clock?: () => number;
 }
 
@@ -67,13 +86,29 @@ function refusal(code: ErrorCode): Error {
  * sends a fresh one (`auth:refresh`), and when the account is deleted, disabled or revoked (checked every
  * sweep against the identity service's answer of at most `revalidateMs` ago). No adapter: each server
  * instance only talks to its own sockets.
+ *
+ * The token comes after the connection: engine.io opens a session first, and the client signs in on it.
+ * Sessions not signed in (yet, or ever) are bounded per client address and in all (a new one past either
+ * bound is refused at its handshake), are closed after SIGN_IN_TIMEOUT_MS, and are not sockets: only
+ * signed-in ones count. A socket that leaves takes its session with it.
  */
 export function createSocketGateway(httpServer: HttpServer, options: Options): SocketGateway {
   const { verifier, presence } = options;
   const clock = options.clock ?? Date.now;
+  const pending = new PendingConnections(options.pending.perAddress, options.pending.max);
+  const addressOf = (request: IncomingMessage) => clientAddress(request, options.trust);
   const io: GatewayServer = new Server(httpServer, {
     cors: { origin: [...options.corsOrigins], credentials: true },
     serveClient: false,
+    connectTimeout: SIGN_IN_TIMEOUT_MS,
+    allowRequest: (request, decide) => {
+      const allowed = pending.mayOpen(addressOf(request));
+      decide(allowed ? null : 'RATE_LIMITED', allowed);
+    },
+  });
+  io.engine.on('connection', (connection: EngineConnection) => {
+    pending.opened(connection, addressOf(connection.request));
+    connection.once('close', () => pending.settled(connection));
   });
 
   const expireAt = (socket: GatewaySocket, user: AuthUser) => {
@@ -116,6 +151,7 @@ export function createSocketGateway(httpServer: HttpServer, options: Options): S
   }
 
   io.on('connection', (socket) => {
+    pending.settled(socket.conn);
     const { user } = socket.data;
     expireAt(socket, user);
     void socket.join(userRoom(user.uid));
@@ -125,6 +161,8 @@ export function createSocketGateway(httpServer: HttpServer, options: Options): S
     socket.on('disconnect', () => {
       clearTimeout(socket.data.expiry);
       void presence.leave(socket.data.user.uid, socket.id).catch(() => undefined);
+      // Its session would otherwise stay open, signed in to nothing and bounded by nothing.
+      socket.conn.close();
     });
   });
 
@@ -155,6 +193,7 @@ export function createSocketGateway(httpServer: HttpServer, options: Options): S
 
   return {
     io,
+    connectedSockets: () => io.of('/').sockets.size,
     uids() {
       const uids: string[] = [];
       for (const room of io.of('/').adapter.rooms.keys())

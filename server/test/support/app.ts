@@ -94,12 +94,14 @@ export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export async function connectUserSocket(
   origin: string,
   token: string,
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ socket: TestSocket; updates: Generation[] }> {
   const socket: TestSocket = connectSocket(origin, {
     auth: { token },
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
+    extraHeaders,
   });
   const updates: Generation[] = [];
   socket.on('generation:update', (generation) => updates.push(generation));

@@ -1,4 +1,4 @@
-import { createServer, request as forward, type ServerResponse } from 'node:http';
+import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
 
@@ -11,30 +11,34 @@ export interface IdentityGateway {
 
 /**
  * Every request to the identity service goes through `steer`, which answers it itself or calls `pass` to
- * send it on to the emulator (at once or later).
+ * send it on to the emulator (at once or later); `incoming` says what was asked.
  */
 export async function startIdentityGateway(
-  steer: (outgoing: ServerResponse, pass: () => void) => void,
+  steer: (outgoing: ServerResponse, pass: () => void, incoming: IncomingMessage) => void,
 ): Promise<IdentityGateway> {
   const [emulatorHost, emulatorPort] = authEmulatorHost().split(':');
   const gateway = createServer((incoming, outgoing) =>
-    steer(outgoing, () => {
-      const upstream = forward(
-        {
-          host: emulatorHost,
-          port: Number(emulatorPort),
-          path: incoming.url,
-          method: incoming.method,
-          headers: incoming.headers,
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      upstream.on('error', () => outgoing.destroy());
-      incoming.pipe(upstream);
-    }),
+    steer(
+      outgoing,
+      () => {
+        const upstream = forward(
+          {
+            host: emulatorHost,
+            port: Number(emulatorPort),
+            path: incoming.url,
+            method: incoming.method,
+            headers: incoming.headers,
+          },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(outgoing);
+          },
+        );
+        upstream.on('error', () => outgoing.destroy());
+        incoming.pipe(upstream);
+      },
+      incoming,
+    ),
   );
   await new Promise<void>((listening) => gateway.listen(0, '127.0.0.1', listening));
   return {
