@@ -5,7 +5,7 @@ import { createTestUser } from './support/users';
 
 /**
  * What the API takes as text, through the real API: control characters are refused in every field and
- * query parameter. A refusal charges and records nothing.
+ * query parameter, and every kind's prompt or text is moderated. A refusal charges and records nothing.
  */
 
 let context: TestContext;
@@ -93,5 +93,31 @@ describe('control characters in the history query', () => {
     expect(response.body).toEqual({
       error: { code: 'INVALID_REQUEST', message: 'cursor must be the nextCursor of a previous page' },
     });
+  });
+});
+
+describe('moderation of every kind', () => {
+  it.each([
+    ['an image prompt in small capitals', imageRequest('a ɴᴜᴅᴇ statue'), 'nude'],
+    ['a video prompt in leetspeak', videoRequest('g0re in the streets'), 'gore'],
+    ['a video prompt in spaced letters', videoRequest('a b l o o d bath'), 'blood'],
+    ['a speech text with Cyrillic letters', speechRequest('Read this: \u0435xplicit lyrics'), 'explicit'],
+    ['a speech text over two lines', speechRequest('Once upon a time.\nThere was violence.'), 'violence'],
+  ])('refuses %s with 400 PROMPT_BLOCKED, spending no token', async (_name, body, word) => {
+    const api = await newClient();
+    const response = await api.submit(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code: 'PROMPT_BLOCKED', message: `Prompt contains inappropriate content: ${word}` },
+    });
+    expect((await api.me()).body.tokens).toEqual(FRESH_BALANCE);
+  });
+
+  it('lets words that only contain a blocked word through, for every kind', async () => {
+    const api = await newClient();
+    expect((await api.submit(imageRequest('a bloodhound puppy in the snow'))).status).toBe(202);
+    expect((await api.submit(videoRequest('a drone flight over Scunthorpe'))).status).toBe(202);
+    expect((await api.submit(speechRequest('The gorge was unexplored.'))).status).toBe(202);
+    expect((await api.me()).body.tokens).toEqual({ image: 0, video: 0, speech: 1 });
   });
 });
