@@ -16,7 +16,7 @@ const ANY_CONTROL = /\p{Cc}/u;
  */
 const CONTROL_BUT_WHITESPACE = /(?![\t\n\v\f\r\u0085])\p{Cc}/u;
 
-export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
+const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
 
 const controlCharacters = { error: CONTROL_CHARACTERS_MESSAGE };
 
