@@ -58,8 +58,12 @@ async function ledger(): Promise<Ledger> {
   return { tokens, jobs, recorded: Number(recorded) };
 }
 
-/** Sends one request and checks the invariants; returns the status. */
+/** Sends one request and checks the invariants; returns the status and the error code, if any. */
 async function probe(options: InjectOptions): Promise<number> {
+  return (await probeAnswer(options)).status;
+}
+
+async function probeAnswer(options: InjectOptions): Promise<{ status: number; code?: string }> {
   const before = await ledger();
   const response = await server.app.inject(options);
   const after = await ledger();
@@ -79,7 +83,8 @@ async function probe(options: InjectOptions): Promise<number> {
   } else {
     expect(after, where).toEqual(before);
   }
-  return response.statusCode;
+  const code = response.statusCode >= 400 ? (response.json() as { error: { code: string } }).error.code : undefined;
+  return { status: response.statusCode, ...(code === undefined ? {} : { code }) };
 }
 
 // size 'max': lengths spread over the whole range up to maxLength. fast-check's default size keeps
@@ -91,10 +96,18 @@ const printable = (maxLength: number) =>
     size: 'max',
   });
 const anyText = (maxLength: number) => fc.string({ unit: 'grapheme', maxLength, size: 'max' });
+/** C0, DEL and C1: the control characters no string a client sends may hold. */
+const controlCharacter = fc
+  .oneof(fc.integer({ min: 0x00, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((code) => String.fromCodePoint(code));
+/** Text with control characters strewn through it. */
+const controlledText = (maxLength: number) =>
+  fc.string({ unit: fc.oneof(controlCharacter, fc.constantFrom('a', ' ', 'é', '\n')), maxLength, size: 'max' });
 
 const fieldValue = fc.oneof(
   anyText(40),
   anyText(2500),
+  controlledText(40),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -224,7 +237,10 @@ describe('fuzzed requests', () => {
   it('query strings and path parameters', async () => {
     const query = fc.oneof(
       fc
-        .dictionary(printable(12), fc.oneof(printable(30), fc.constantFrom('image', '0', '-1', '101', '1e3', 'NaN')))
+        .dictionary(
+          fc.oneof(printable(12), fc.constantFrom('q', 'cursor', 'kind', 'status', 'limit')),
+          fc.oneof(printable(30), controlledText(30), fc.constantFrom('image', '0', '-1', '101', '1e3', 'NaN')),
+        )
         .map((entries) => new URLSearchParams(entries).toString()),
       printable(80).map((raw) => encodeURI(raw)),
     );
@@ -266,6 +282,92 @@ describe('fuzzed requests', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  describe('control characters, in every field and every query parameter', () => {
+    /** A valid request of each kind, every field given, each a string where the API takes one. */
+    const validBodies: Record<string, Record<string, unknown>> = {
+      image: {
+        kind: 'image',
+        prompt: 'a lighthouse at dawn',
+        width: 1024,
+        height: 1024,
+        steps: 30,
+        cfgScale: 7,
+        samples: 1,
+        stylePreset: 'anime',
+        seed: 7,
+      },
+      video: { kind: 'video', prompt: 'waves on a beach', quality: 'standard', duration: 6, style: 'cinematic' },
+      speech: { kind: 'speech', input: 'Good morning', voice: 'nova', language: 'en-US', speed: 1, format: 'mp3' },
+    };
+    const validQuery: Record<string, string> = {
+      q: 'lighthouse',
+      cursor: Buffer.from(`${new Date().toISOString()}|image_${'0'.repeat(32)}`).toString('base64url'),
+      kind: 'image',
+      status: 'completed',
+      limit: '5',
+    };
+    // Prompts and speech texts may hold tabs and line breaks (read as spaces or kept); nothing else may.
+    const WRITTEN_FIELDS = new Set(['prompt', 'input']);
+    const WHITESPACE_CONTROLS = new Set(['\t', '\n', '\u000b', '\f', '\r', '\u0085']);
+    const refusedIn = (field: string) =>
+      WRITTEN_FIELDS.has(field) ? controlCharacter.filter((c) => !WHITESPACE_CONTROLS.has(c)) : controlCharacter;
+    const insertAt = (value: string, at: number, inserted: string) => {
+      const place = at % (value.length + 1);
+      return `${value.slice(0, place)}${inserted}${value.slice(place)}`;
+    };
+
+    it('a body with one anywhere in any field: 400 INVALID_REQUEST, no token moved, no job', async () => {
+      const bodyField = fc.constantFrom(
+        ...Object.entries(validBodies).flatMap(([kind, body]) => Object.keys(body).map((field) => [kind, field])),
+      );
+      const mutation = bodyField.chain(([kind, field]) =>
+        fc.tuple(fc.constant(kind!), fc.constant(field!), refusedIn(field!), fc.nat()),
+      );
+      await fc.assert(
+        fc.asyncProperty(mutation, async ([kind, field, control, at]) => {
+          const body = { ...validBodies[kind] };
+          body[field] = insertAt(String(body[field]), at, control);
+          const answer = await probeAnswer({
+            method: 'POST',
+            url: '/api/generations',
+            headers: { authorization: `Bearer ${user.idToken}`, 'content-type': 'application/json' },
+            payload: JSON.stringify(body),
+          });
+          expect(answer, `${kind}.${field} with U+${control.codePointAt(0)!.toString(16)}`).toEqual({
+            status: 400,
+            code: 'INVALID_REQUEST',
+          });
+        }),
+        { numRuns: 400 },
+      );
+    });
+
+    it('a history query with one anywhere in any parameter: 400 INVALID_REQUEST', async () => {
+      const unchanged = await probeAnswer({
+        method: 'GET',
+        url: `/api/generations?${new URLSearchParams(validQuery).toString()}`,
+        headers: { authorization: `Bearer ${user.idToken}` },
+      });
+      expect(unchanged.status).toBe(200);
+      const mutation = fc.tuple(fc.constantFrom(...Object.keys(validQuery)), controlCharacter, fc.nat());
+      await fc.assert(
+        fc.asyncProperty(mutation, async ([name, control, at]) => {
+          const query = { ...validQuery, [name]: insertAt(validQuery[name]!, at, control) };
+          const answer = await probeAnswer({
+            method: 'GET',
+            url: `/api/generations?${new URLSearchParams(query).toString()}`,
+            headers: { authorization: `Bearer ${user.idToken}` },
+          });
+          expect(answer, `${name} with U+${control.codePointAt(0)!.toString(16)}`).toEqual({
+            status: 400,
+            code: 'INVALID_REQUEST',
+          });
+        }),
+        { numRuns: 200 },
+      );
+    });
   });
 
   it('the process is up and its heap flat: a second identical round of hostile requests keeps no memory', async () => {

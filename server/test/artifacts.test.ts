@@ -130,6 +130,18 @@ describe('completed generations and signed artifact URLs', () => {
     expect((await fetch(`${server.origin}${stillValid}`)).status).toBe(200);
   });
 
+  it('refuses a control character in exp or sig with 400 INVALID_REQUEST', async () => {
+    const signer = new ArtifactUrlSigner(DEV_ARTIFACT_URL_SECRET, 3600);
+    const link = new URL(`${server.origin}${signer.signedPath(`image_${'0'.repeat(32)}.png`)}`);
+    for (const name of ['exp', 'sig']) {
+      const controlled = new URL(link);
+      controlled.searchParams.set(name, `${link.searchParams.get(name)}\u0000`);
+      const response = await fetch(controlled);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    }
+  });
+
   it('answers 404 for a validly signed link to a missing artifact', async () => {
     const signer = new ArtifactUrlSigner(DEV_ARTIFACT_URL_SECRET, 3600);
     const response = await fetch(`${server.origin}${signer.signedPath(`image_${'0'.repeat(32)}.png`)}`);

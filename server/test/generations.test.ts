@@ -71,7 +71,7 @@ describe('POST /api/generations: validation (spec §5)', () => {
     }
     expect((await api.me()).body.tokens).toEqual(before);
 
-    const accepted = await api.submit(speechRequest('Good\u200B morning\u0007'));
+    const accepted = await api.submit(speechRequest('Good\u200B morning\u2060'));
     expect(accepted.status).toBe(202);
     expect(accepted.body.prompt).toBe('Good morning');
   });

@@ -113,6 +113,20 @@ describe('the admin plan API', () => {
     const read = await fetch(`${server.origin}/admin/api/users/${member.uid}/plan`, { headers: bearer(admin) });
     expect(await read.json()).toMatchObject({ plan: 'free', changed: false });
   });
+
+  it('refuses control characters in the reason and the uid with 400, changing nothing', async () => {
+    const member = await createTestUser();
+    const withNul = await setPlan(member.uid, { plan: 'pro', reason: 'support ticket\u0000' });
+    expect(withNul.status).toBe(400);
+    expect(await withNul.json()).toEqual({
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('must not contain control characters') },
+    });
+    const uid = await fetch(`${server.origin}/admin/api/users/${member.uid}%00/plan`, { headers: bearer(admin) });
+    expect(uid.status).toBe(400);
+    expect(((await uid.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    const read = await fetch(`${server.origin}/admin/api/users/${member.uid}/plan`, { headers: bearer(admin) });
+    expect(await read.json()).toMatchObject({ plan: 'free' });
+  });
 });
 
 describe('priority', () => {

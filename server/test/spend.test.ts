@@ -106,4 +106,17 @@ describe('the admin spend API', () => {
     expect(negative.status).toBe(400);
     expect(((await negative.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
   });
+
+  it('refuses control characters in a reason or a query parameter with 400, changing nothing', async () => {
+    const escaped = await adminCall('PUT', '/admin/api/kill-switch', { on: true, reason: 'incident\u001b[2J' });
+    expect(escaped.status).toBe(400);
+    expect(await escaped.json()).toEqual({
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('must not contain control characters') },
+    });
+    const query = await adminCall('GET', '/admin/api/spend?by=day%00');
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as { error: { code: string } }).error.code).toBe('INVALID_REQUEST');
+    const report = (await (await adminCall('GET', '/admin/api/spend')).json()) as { killSwitch: { on: boolean } };
+    expect(report.killSwitch.on).toBe(false);
+  });
 });

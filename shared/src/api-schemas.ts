@@ -5,6 +5,7 @@ import { GENERATION_ID_PATTERN, GENERATION_KINDS, GENERATION_STATUSES } from './
 import { TOKEN_STATES } from './tokens';
 import { PLAN_IDS } from './plans';
 import { LANGUAGE_CODES, SPEECH_FORMATS, VOICE_IDS } from './speech';
+import { choiceOf, singleLineText, wholeNumberText } from './request-text';
 
 /**
  * The API's responses and parameters, written once: the server validates and serialises with these
@@ -121,14 +122,14 @@ export const planChangeSchema = z.object({
 export type PlanChange = z.infer<typeof planChangeSchema>;
 
 export const setPlanSchema = z.strictObject({
-  plan: z.enum(PLAN_IDS, { error: `plan must be one of ${PLAN_IDS.join(', ')}` }),
-  reason: z.string().trim().min(1).max(200).optional(),
+  plan: choiceOf(PLAN_IDS, `plan must be one of ${PLAN_IDS.join(', ')}`),
+  reason: singleLineText().trim().min(1).max(200).optional(),
 });
 
 /** The admin API's spend report (the queue CLI's `spend`): estimated USD. */
 export const spendQuerySchema = z.strictObject({
-  by: z.enum(['day', 'provider', 'kind', 'plan', 'user']).default('day'),
-  days: z.coerce.number().int().min(1).max(366).default(7),
+  by: choiceOf(['day', 'provider', 'kind', 'plan', 'user']).default('day'),
+  days: wholeNumberText({ min: 1, max: 366 }).default(7),
 });
 
 export const spendReportSchema = z.object({
@@ -148,7 +149,7 @@ export const setBudgetSchema = z.strictObject({
 
 export const killSwitchSchema = z.strictObject({
   on: z.boolean(),
-  reason: z.string().trim().min(1).max(200).optional(),
+  reason: singleLineText().trim().min(1).max(200).optional(),
 });
 
 export const generationIdParamsSchema = z.object({
@@ -158,13 +159,12 @@ export const generationIdParamsSchema = z.object({
 
 /** GET /api/generations: newest first, a page at a time, filtered by kind and status, searched in prompts. */
 export const listQuerySchema = z.strictObject({
-  kind: z.enum(GENERATION_KINDS).optional(),
-  status: z.enum(GENERATION_STATUSES).optional(),
+  kind: choiceOf(GENERATION_KINDS).optional(),
+  status: choiceOf(GENERATION_STATUSES).optional(),
   /** Words to find in the prompt, case-insensitively. */
-  q: z.string().trim().min(1).max(MAX_SEARCH_LENGTH).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
+  q: singleLineText().trim().min(1).max(MAX_SEARCH_LENGTH).optional(),
+  limit: wholeNumberText({ min: 1, max: 100 }).default(20),
+  cursor: singleLineText()
     .max(200)
     .regex(/^[A-Za-z0-9_-]+$/, { error: 'cursor must be the nextCursor of a previous page' })
     .optional(),

@@ -1,6 +1,7 @@
 export * from './api-schemas';
 export * from './contract';
 export * from './requests';
+export * from './request-text';
 export * from './auth';
 export * from './config-rules';
 export * from './errors';

@@ -12,11 +12,11 @@ import {
   VOICE_IDS,
 } from './speech';
 import { speedOutOfRange, type SpeechModel } from './speech-models';
+import { choiceOf, singleLineText, writtenText } from './request-text';
 import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
 
 // Prompts are normalised before any rule reads them: a prompt of only invisible characters is empty.
-const prompt = z
-  .string({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
+const prompt = writtenText({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
   .transform((text) => normalizePromptText(text, { keepLineBreaks: false }))
   .pipe(
     z
@@ -40,24 +40,21 @@ export const imageRequestSchema = z.strictObject({
   steps: z.number().int().min(10).max(50).optional(),
   cfgScale: z.number().min(0).max(35).optional(),
   samples: z.number().int().min(1).max(10).optional(),
-  stylePreset: z.enum(STABILITY_STYLE_PRESETS).optional(),
+  stylePreset: choiceOf(STABILITY_STYLE_PRESETS).optional(),
   seed: z.number().int().min(0).max(MAX_IMAGE_SEED).optional(),
 });
 
 export const videoRequestSchema = z.strictObject({
   kind: z.literal('video'),
   prompt,
-  quality: z.enum(VIDEO_QUALITIES).default(VIDEO_DEFAULTS.quality),
+  quality: choiceOf(VIDEO_QUALITIES).default(VIDEO_DEFAULTS.quality),
   duration: z.number().int().min(1).max(MAX_VIDEO_DURATION_SECONDS).default(VIDEO_DEFAULTS.durationSeconds),
-  style: z.string().trim().min(1).max(64).default(VIDEO_DEFAULTS.style),
+  style: singleLineText().trim().min(1).max(64).default(VIDEO_DEFAULTS.style),
 });
-
-const speechOption = { error: ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED };
 
 export const speechRequestSchema = z.strictObject({
   kind: z.literal('speech'),
-  input: z
-    .string({ error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
+  input: writtenText({ error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
     .transform((text) => normalizePromptText(text, { keepLineBreaks: true }))
     .pipe(
       z
@@ -65,13 +62,13 @@ export const speechRequestSchema = z.strictObject({
         .min(1, { error: ERROR_MESSAGES.SPEECH_TEXT_REQUIRED })
         .max(MAX_SPEECH_INPUT_LENGTH, { error: `Text must be at most ${MAX_SPEECH_INPUT_LENGTH} characters` }),
     ),
-  voice: z.enum(VOICE_IDS, speechOption),
-  language: z.enum(LANGUAGE_CODES, speechOption),
+  voice: choiceOf(VOICE_IDS, ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED),
+  language: choiceOf(LANGUAGE_CODES, ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED),
   /** Within every model's range here; the model in use narrows it (parseGenerationRequest). */
   speed: z.number().min(SPEECH_SPEED_RANGE.min).max(SPEECH_SPEED_RANGE.max).default(SPEECH_DEFAULTS.speed),
-  format: z
-    .enum(SPEECH_FORMATS, { error: `format must be one of ${SPEECH_FORMATS.join(', ')}` })
-    .default(SPEECH_DEFAULTS.format),
+  format: choiceOf(SPEECH_FORMATS, `format must be one of ${SPEECH_FORMATS.join(', ')}`).default(
+    SPEECH_DEFAULTS.format,
+  ),
 });
 
 export const generationRequestSchema = z.discriminatedUnion(

@@ -58,7 +58,7 @@ describe('requests of every kind use the normalised text', () => {
   });
 
   it('a prompt or text of only invisible characters is empty, with the spec messages', () => {
-    const invisible = `${ZWSP}${SOFT_HYPHEN}\u200C\u2060 \u0007`;
+    const invisible = `${ZWSP}${SOFT_HYPHEN}\u200C\u2060 \uFEFF`;
     for (const kind of ['image', 'video'] as const) {
       expect(parseGenerationRequest({ kind, prompt: invisible }, IN_USE)).toEqual({
         ok: false,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toRecord, type Database, type GenerationRecord } from '@mediagen/core';
-import type { ListQuery } from '@mediagen/shared';
+import { isGenerationId, type ListQuery } from '@mediagen/shared';
 import { ServiceError } from '../http/errors';
 
 export interface HistoryPage {
@@ -13,10 +13,11 @@ function encodeCursor(record: GenerationRecord): string {
   return Buffer.from(`${record.createdAt.toISOString()}|${record.id}`).toString('base64url');
 }
 
+/** A cursor is only ever one this server made: anything else in it never reaches a query. */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [createdAt = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(createdAt);
-  if (Number.isNaN(date.getTime()) || id === '') {
+  if (Number.isNaN(date.getTime()) || !isGenerationId(id)) {
     throw new ServiceError(400, 'INVALID_REQUEST', 'cursor must be the nextCursor of a previous page');
   }
   return { createdAt: date, id };

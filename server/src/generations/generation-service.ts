@@ -98,17 +98,16 @@ export class GenerationService {
     const request = parsed.value;
     // No worker reads speech with a model its provider has shut down: nothing is charged for a job none would run.
     if (request.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
-    if (request.kind === 'image') {
-      const moderation = moderatePrompt(request.prompt);
-      if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
-    }
+    // The spec moderates image prompts; a video prompt or a speech text reaches its provider just the same.
+    const moderation = moderatePrompt(promptOf(request));
+    if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
     }
 
     await this.checkPlanLimits(user.uid, request);
 
-    const { kind, ...rest } = request;
+    const { kind } = request;
     // The line is read while the charge commits. The place only informs the page, so a read that fails must
     // not turn an accepted, charged generation's answer into an error (the creator would submit again and
     // pay twice): the view then counts the place from the record.
@@ -118,7 +117,7 @@ export class GenerationService {
       uid: user.uid,
       kind,
       request: recordedRequest(request, speechModel),
-      prompt: 'prompt' in rest ? rest.prompt : rest.input,
+      prompt: promptOf(request),
       maxInFlight: this.options.maxInFlightPerUser,
       emailHash: this.options.emailHash(user.email),
       ...(idempotencyKey === undefined
@@ -277,6 +276,11 @@ export class GenerationService {
 
 export function speechUnavailable(): ServiceError {
   return new ServiceError(503, 'NOT_READY', 'Speech generation is unavailable right now. Nothing was charged.');
+}
+
+/** The text a generation is made from: the image or video prompt, or the speech text. */
+function promptOf(request: GenerationRequest): string {
+  return request.kind === 'speech' ? request.input : request.prompt;
 }
 
 /**

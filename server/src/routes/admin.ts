@@ -20,6 +20,7 @@ import {
   planChangeSchema,
   setBudgetSchema,
   setPlanSchema,
+  singleLineText,
   spendQuerySchema,
   spendReportSchema,
 } from '@mediagen/shared';
@@ -159,7 +160,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
       if (result.outcome === 'forbidden') throw adminOnly();
     });
     const routes = withSharedSchemas(scope);
-    const params = z.object({ uid: z.string().min(1).max(128) });
+    const params = z.object({ uid: singleLineText().min(1).max(128) });
     const responses = { 200: planChangeSchema, ...commonErrorResponses };
     routes.get('/admin/api/users/:uid/plan', { schema: { params, response: responses } }, async (request) =>
       app.plans.get(request.params.uid),

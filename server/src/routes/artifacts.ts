@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { singleLineText } from '@mediagen/shared';
 import { parseByteRange } from '../artifacts/byte-range';
 import { ServiceError, notFound } from '../http/errors';
 import { errorBodySchema, withSharedSchemas } from '../http/schemas';
@@ -17,12 +18,13 @@ export const artifactRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         params: z.object({ key: z.string().max(200) }),
-        querystring: z.object({ exp: z.string().optional(), sig: z.string().optional() }),
+        querystring: z.object({ exp: singleLineText().optional(), sig: singleLineText().optional() }),
         // The file itself is streamed as it is, never serialised.
         response: {
           200: z.instanceof(Readable),
           206: z.instanceof(Readable),
           304: z.null(),
+          400: errorBodySchema,
           403: errorBodySchema,
           404: errorBodySchema,
           416: errorBodySchema,
