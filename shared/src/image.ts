@@ -1,4 +1,4 @@
-import { BLOCKED_WORDS } from './moderation';
+import { BLOCKED_WORDS } from './blocked-words';
 import { appendWithinLimit } from './prompt-budget';
 
 export const STABILITY_STYLE_PRESETS = [

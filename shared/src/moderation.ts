@@ -1,18 +1,8 @@
+import { BLOCKED_WORDS } from './blocked-words';
 import { blockedPromptMessage } from './errors';
 import { foldForModeration } from './moderation-text';
 
-/** Words that block a prompt or a speech text (spec §5), matched as whole words however they are spelled. */
-export const BLOCKED_WORDS = [
-  'nsfw',
-  'nude',
-  'explicit',
-  'violence',
-  'gore',
-  'blood',
-  'disturbing',
-  'offensive',
-  'inappropriate',
-] as const;
+export { BLOCKED_WORDS };
 
 export type ModerationResult = { allowed: true } | { allowed: false; words: string[]; message: string };
 

@@ -1,6 +1,7 @@
-import { ERROR_MESSAGES, imageDownloadName, moderatePrompt } from '@mediagen/shared';
-import { useId, useState } from 'react';
+import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
+import { useEffect, useId, useState } from 'react';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
+import { onFirstInteraction } from '@/lib/first-interaction';
 import { notify } from '@/lib/notify';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { downloadFile } from '../utils/download-file';
@@ -12,6 +13,8 @@ import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
+const loadModeration = () => import('@mediagen/shared/moderation');
+
 export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
@@ -19,11 +22,16 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
   const job = useGenerationJob('image', onBalanceChange);
   const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
-  function generate() {
+  // The moderation check carries Unicode's confusables (about 30 kB): fetched once the creator starts
+  // typing or clicking, never with the page.
+  useEffect(() => onFirstInteraction(() => void loadModeration()), []);
+
+  async function generate() {
     if (!signedIn) return onRequireSignIn();
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
     if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
     // The server refuses a blocked prompt anyway; saying so here spares a 'Preparing…' that leads nowhere.
+    const { moderatePrompt } = await loadModeration();
     const moderation = moderatePrompt(prompt);
     if (!moderation.allowed) {
       notify.error(moderation.message);
@@ -80,7 +88,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         busy={job.busy}
         blank={prompt.trim() === ''}
         idleLabel="Generate Image"
-        onGenerate={generate}
+        onGenerate={() => void generate()}
       />
       {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="image" resetsAt={balance.resetsAt} />}
       <GenerationProgress generation={job.generation} />
