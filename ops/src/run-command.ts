@@ -84,8 +84,14 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         outcomes.length === 0
           ? 'no failed jobs'
           : table(
-              ['id', 'uid', 'result', 'charged'],
-              outcomes.map((outcome) => [outcome.id, outcome.uid, outcome.result, outcome.charged ? 'yes' : 'no']),
+              ['id', 'uid', 'result', 'charged', 'why'],
+              outcomes.map((outcome) => [
+                outcome.id,
+                outcome.uid,
+                outcome.result,
+                outcome.charged ? 'yes' : 'no',
+                outcome.detail,
+              ]),
             );
       return { json: outcomes, text };
     }

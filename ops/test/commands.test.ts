@@ -111,6 +111,7 @@ beforeAll(async () => {
     queuePrefix: prefix,
     jobs: retry,
     jobRetention: retention,
+    maxInFlightPerUser: 10,
   });
   subscriber = await connectRedis(REDIS_URL, 'blocking');
 });
