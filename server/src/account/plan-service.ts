@@ -1,5 +1,6 @@
-import type { AccountBalance, GenerationLifecycle } from '@mediagen/core';
+import { AccountClosedError, type AccountBalance, type GenerationLifecycle } from '@mediagen/core';
 import type { PlanCatalogue, PlanChange, PlanId } from '@mediagen/shared';
+import { notFound } from '../http/errors';
 import type { GenerationProducer } from '../queue/generation-producer';
 
 interface Options {
@@ -21,7 +22,10 @@ export class PlanService {
   }
 
   async set(uid: string, plan: PlanId, reason: string): Promise<PlanChange> {
-    const result = await this.options.lifecycle.setPlan(uid, plan, reason);
+    const result = await this.options.lifecycle.setPlan(uid, plan, reason).catch((error: unknown) => {
+      // A closed account has no plan to set: there is no such user any more.
+      throw error instanceof AccountClosedError ? notFound() : error;
+    });
     if (result.changed) {
       const priority = this.options.plans[plan].queuePriority;
       const queued = await this.options.lifecycle.queuedOf(uid);

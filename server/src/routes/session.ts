@@ -27,7 +27,8 @@ export const sessionOpenRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       if (Date.now() - user.tokenIssuedAtMs > TOKEN_SYNC_MAX_AGE_MS) throw new ServiceError(401, 'TOKEN_TOO_OLD');
-      const session = await app.appSessions.open(user.uid);
+      const session = await app.accounts.openSession(user.uid);
+      if (session === null) throw new ServiceError(401, 'UNAUTHENTICATED');
       return reply
         .header('set-cookie', cookieFor(request, session.id, app.appSessions.ttlSeconds, app.config.publicUrl))
         .header('cache-control', 'no-store')
