@@ -24,18 +24,36 @@ export interface AccountServiceOptions {
 }
 
 /**
- * An account's life on the server. Closing it, as its owner asks: the record goes first (everything of
- * the user but the anonymous trace, in one transaction, announced to every server so their sockets and
- * tokens end at once), then what points at nothing any more (files, jobs, Redis keys), and last the
- * identity itself. Should that last step fail, the user can still sign in and ask again, and finds an
- * empty account. Token sync's sessions open only for an account not closed.
+ * An account's life on the server. Closing it, as its owner asks or because its identity is gone: the
+ * record goes first (everything of the user but the anonymous trace, in one transaction, announced to
+ * every server so their sockets and tokens end at once), then what points at nothing any more (files,
+ * jobs, Redis keys), and last, when the owner asked, the identity itself. Should that last step fail, the
+ * user can still sign in and ask again, and finds an empty account. Token sync's sessions open only for
+ * an account not closed.
  */
 export class AccountService {
+  /** Closures under way in this process, by uid: a second notice of the same gone account joins the first. */
+  private readonly closing = new Map<string, Promise<void>>();
+
   constructor(private readonly options: AccountServiceOptions) {}
 
   async close(user: AuthUser): Promise<void> {
     await this.closeRecord(user.uid, this.options.emailHash(user.email));
     await this.options.identity.deleteAccount(user.uid);
+  }
+
+  /**
+   * The identity service no longer has the account (deleted there, not through us): it is closed as if its
+   * owner had asked, its trace keyed by the email it was last charged with. Closing a closed one does
+   * nothing.
+   */
+  closeGone(uid: string): Promise<void> {
+    let closing = this.closing.get(uid);
+    if (closing === undefined) {
+      closing = this.closeRecord(uid, null).finally(() => this.closing.delete(uid));
+      this.closing.set(uid, closing);
+    }
+    return closing;
   }
 
   /**

@@ -54,6 +54,11 @@ export interface IdentityVerifier {
   deleteAccount(uid: string): Promise<void>;
   /** The account was closed (heard from another server): refuse its tokens here at once. */
   forget(uid: string): void;
+  /**
+   * Calls `listener` whenever a read of the identity service finds an account gone: deleted there (with
+   * the user's own token, say), or deleted by deleteAccount earlier.
+   */
+  onAccountGone(listener: (uid: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +106,7 @@ export function createFirebaseVerifier(firebase: ServerConfig['firebase']): Iden
 class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly tokens = new LRUCache<string, DecodedIdToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
   private readonly accounts: LRUCache<string, AccountStatus>;
+  private readonly goneListeners: ((uid: string) => void)[] = [];
 
   constructor(
     private readonly auth: Auth,
@@ -161,6 +167,10 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
     this.accounts.set(uid, closedAccount(uid));
   }
 
+  onAccountGone(listener: (uid: string) => void): void {
+    this.goneListeners.push(listener);
+  }
+
   private async decode(idToken: string): Promise<DecodedIdToken> {
     const cached = this.tokens.get(idToken);
     if (cached !== undefined) return cached;
@@ -196,8 +206,9 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
         validSinceMs: Number.isNaN(validSince) ? null : validSince,
       };
     } catch (error) {
-      if ((error as { code?: string }).code === 'auth/user-not-found') return closedAccount(uid);
-      throw error;
+      if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+      for (const listener of this.goneListeners) listener(uid);
+      return closedAccount(uid);
     }
   }
 }

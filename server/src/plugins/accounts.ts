@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin';
 import { AccountClosure, forgetProgress, signalCancel } from '@mediagen/core';
 import { AccountService } from '../account/account-service';
+import { SameEmailAccounts } from '../account/same-email-accounts';
 import { rateLimitNamespace } from '../routes/api';
 
 /**
- * Accounts: closing them (the record, then every file, job and key of the user, then the identity);
- * token sync's sessions.
+ * Accounts: closing them (the record, then every file, job and key of the user, then the identity), as
+ * their owner asks or once the identity service is found to have lost them; token sync's sessions.
  */
 export const accountsPlugin = fp(
   async (app) => {
@@ -31,6 +32,22 @@ export const accountsPlugin = fp(
       log: app.log,
     });
     app.decorate('accounts', accounts);
+
+    app.identity.onAccountGone((uid) => {
+      accounts.closeGone(uid).catch((error: unknown) => {
+        // The next read that finds it gone tries again; until then its balances stay as they were.
+        app.log.error({ err: error, uid }, 'could not close an account whose identity is gone');
+      });
+    });
+    const sameEmail = new SameEmailAccounts({
+      closure,
+      identity: app.identity,
+      closeGone: (uid) => accounts.closeGone(uid),
+      emailHash: app.emailHash,
+    });
+    app.addHook('preHandler', async (request) => {
+      if (request.user !== null) await sameEmail.settle(request.user);
+    });
   },
   { name: 'accounts', dependencies: ['infrastructure', 'services', 'socket'], fastify: '5.x' },
 );
