@@ -32,15 +32,18 @@ Commands:
       [--limit N]                at most N (default 100)
   pause <kind|all>               stop workers taking jobs of that queue (active jobs finish)
   resume <kind|all>              let them take jobs again
-  retry-failed <kind|all>        put failed generations back in their queue, charging their owner a token again
+  retry-failed <kind|all>        put failed generations back in their queue, charged as a submission is (the
+                                 plan as it is now, the in-flight and daily caps, a token of this period);
+                                 one a rule refuses is skipped, and says why
       [--limit N]                at most N in all (default 100)
-      [--free]                   without charging a token
+      [--free]                   without charging a token (the other rules hold)
   drain-user <uid>               cancel the user's queued and active generations, as their own cancels would
                                  (refunded unless a provider had started paid work), and clear their jobs
       [--reason TEXT]            kept in the token ledger (default "drained by an operator")
   plan <uid> [free|pro|enterprise]
                                  a user's plan and balance; with a plan, moves the user to it at once (what
-                                 the period spent stays spent; served files follow the plan's watermark)
+                                 the period spent stays spent; waiting jobs take its priority; served files
+                                 follow the plan's watermark)
       [--reason TEXT]            kept in the token ledger (default "plan set by an operator")
   spend                          estimated provider spend: today per provider against its budget, the kill
                                  switch, and totals

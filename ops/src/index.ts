@@ -8,3 +8,4 @@ export { findJobs } from './commands/find-jobs';
 export { setPaused } from './commands/pause-resume';
 export { retryFailed } from './commands/retry-failed';
 export { drainUser } from './commands/drain-user';
+export { userPlan } from './commands/user-plan';

@@ -9,6 +9,7 @@ import {
   SpendControls,
   SpendLedger,
   readCommonSettings,
+  readMaxInFlightPerUser,
   type CommonSettings,
   type Env,
   type GenerationJobData,
@@ -18,17 +19,21 @@ import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 
 export { ConfigError as OpsConfigError } from '@mediagen/core';
 
-export type OpsSettings = Pick<
+export interface OpsSettings extends Pick<
   CommonSettings,
   'databaseUrl' | 'redis' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans'
->;
+> {
+  /** MAX_IN_FLIGHT_PER_USER, as the API has it: a retry keeps to it as a submission does. */
+  maxInFlightPerUser: number;
+}
 
 /** The same shared settings, with the same rules, as the server and the worker. */
 export function loadOpsSettings(env: Env): OpsSettings {
   const reader = new EnvReader(env);
   const common = readCommonSettings(reader);
+  const maxInFlightPerUser = readMaxInFlightPerUser(reader);
   reader.finish('queue CLI');
-  return common;
+  return { ...common, maxInFlightPerUser };
 }
 
 /** What every command works with: the same record, lifecycle and queues as server and worker. */

@@ -7,6 +7,7 @@ import { findJobs } from './commands/find-jobs';
 import { jobRecord } from './commands/job-record';
 import { setPaused } from './commands/pause-resume';
 import { retryFailed } from './commands/retry-failed';
+import { userPlan } from './commands/user-plan';
 import { table } from './format';
 import type { OpsContext } from './ops-context';
 
@@ -84,8 +85,14 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         outcomes.length === 0
           ? 'no failed jobs'
           : table(
-              ['id', 'uid', 'result', 'charged'],
-              outcomes.map((outcome) => [outcome.id, outcome.uid, outcome.result, outcome.charged ? 'yes' : 'no']),
+              ['id', 'uid', 'result', 'charged', 'why'],
+              outcomes.map((outcome) => [
+                outcome.id,
+                outcome.uid,
+                outcome.result,
+                outcome.charged ? 'yes' : 'no',
+                outcome.detail,
+              ]),
             );
       return { json: outcomes, text };
     }
@@ -159,10 +166,7 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
       return { json: { on: command.on, reason: command.reason }, text };
     }
     case 'plan': {
-      const result =
-        command.plan === null
-          ? { changed: false, from: null, balance: await ctx.lifecycle.balance(command.uid) }
-          : await ctx.lifecycle.setPlan(command.uid, command.plan, command.reason);
+      const result = await userPlan(ctx, command.uid, command.plan, command.reason);
       const { balance } = result;
       const text = [
         command.plan === null

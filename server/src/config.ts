@@ -4,6 +4,7 @@ import {
   MODE_VARIABLE,
   isLoopbackHost,
   readCommonSettings,
+  readMaxInFlightPerUser,
   wholeNumber,
   type CommonSettings,
   type Env,
@@ -211,7 +212,7 @@ export function loadConfig(env: Env): ServerConfig {
     metricsToken,
     shutdownGraceMs: reader.read('SHUTDOWN_GRACE_MS', wholeNumber(0, 10 * 60 * 1000), '30000') ?? 30_000,
     limits: {
-      maxInFlightPerUser: reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3,
+      maxInFlightPerUser: readMaxInFlightPerUser(reader),
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
       socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
       pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '20') ?? 20,

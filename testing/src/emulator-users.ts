@@ -41,3 +41,11 @@ export async function signInEmulatorUser(host: string, email: string): Promise<s
   });
   return body.idToken;
 }
+
+/**
+ * Deletes an account as its owner can, straight at the identity service with their own ID token
+ * (Identity Toolkit `accounts:delete`), without the app knowing.
+ */
+export async function deleteEmulatorUserWithOwnToken(host: string, idToken: string): Promise<void> {
+  await identityToolkit<unknown>(host, 'delete', { idToken });
+}

@@ -1,5 +1,10 @@
 import { inject } from 'vitest';
-import { createEmulatorUser, signInEmulatorUser, type EmulatorUser } from './emulator-users';
+import {
+  createEmulatorUser,
+  deleteEmulatorUserWithOwnToken,
+  signInEmulatorUser,
+  type EmulatorUser,
+} from './emulator-users';
 
 /** The Auth emulator that emulator-setup.ts provided to this run. */
 export function authEmulatorHost(): string {
@@ -14,6 +19,11 @@ export function createTestUser(email?: string): Promise<EmulatorUser> {
 /** A new ID token for an account of this run's emulator, with its current custom claims. */
 export function signIn(email: string): Promise<string> {
   return signInEmulatorUser(authEmulatorHost(), email);
+}
+
+/** Deletes an account of this run's emulator with its own ID token, as its owner can without the app. */
+export function deleteOwnAccount(idToken: string): Promise<void> {
+  return deleteEmulatorUserWithOwnToken(authEmulatorHost(), idToken);
 }
 
 declare module 'vitest' {

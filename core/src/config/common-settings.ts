@@ -105,6 +105,14 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
   };
 }
 
+/**
+ * MAX_IN_FLIGHT_PER_USER: queued + active generations one user may hold. The API's submissions and the
+ * queue CLI's retries both keep to it, so both read it here.
+ */
+export function readMaxInFlightPerUser(reader: EnvReader): number {
+  return reader.read('MAX_IN_FLIGHT_PER_USER', wholeNumber(1, 1000), '3') ?? 3;
+}
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** Whether a listen address only accepts connections from this machine. */

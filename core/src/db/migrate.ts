@@ -6,6 +6,7 @@ import * as generationOutbox from './migrations/0003-generation-outbox';
 import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-artifacts';
 import * as providerSpend from './migrations/0005-provider-spend';
 import * as queueLine from './migrations/0006-queue-line';
+import * as closedAccounts from './migrations/0007-closed-accounts';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-plans-and-marked-artifacts': plansAndMarkedArtifacts,
   '0005-provider-spend': providerSpend,
   '0006-queue-line': queueLine,
+  '0007-closed-accounts': closedAccounts,
 };
 
 export class MigrationError extends Error {

@@ -11,6 +11,7 @@ export interface Database {
   token_ledger: TokenLedgerTable;
   idempotency_keys: IdempotencyKeysTable;
   account_traces: AccountTracesTable;
+  closed_accounts: ClosedAccountsTable;
   generation_outbox: GenerationOutboxTable;
   provider_spend_daily: ProviderSpendDailyTable;
   user_spend_daily: UserSpendDailyTable;
@@ -30,6 +31,8 @@ export interface AccountsTable {
   in_flight: number;
   plan: ColumnType<PlanId, PlanId | undefined, PlanId>;
   created_at: Timestamp;
+  /** The keyed hash of the owner's email (email-hash.ts) at their latest charge: the key of the trace closing leaves. */
+  email_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GenerationsTable {
@@ -108,6 +111,12 @@ export interface AccountTracesTable {
   image_spent: number;
   video_spent: number;
   speech_spent: number;
+  closed_at: Timestamp;
+}
+
+/** The uid of every closed account: nothing of it is made again (checked where account rows are made). */
+export interface ClosedAccountsTable {
+  uid: string;
   closed_at: Timestamp;
 }
 

@@ -8,6 +8,7 @@ import {
   type TokenBalance,
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
+import { withAccountLock } from './account-lock';
 
 /**
  * Every server LISTENs here too: a closed account's sockets are ended and its ID tokens refused at once,
@@ -28,6 +29,14 @@ export interface ClosedAccount {
  * period and what was spent in it, so that signing up again with the same email within the period does
  * not bring the free tokens back (GenerationLifecycle picks the trace up). A generation still in flight is
  * counted as it would end now: spent if paid provider work began, else given back.
+ *
+ * Closing wins whatever races it. The transaction holds the uid's account lock (account-lock.ts), under
+ * which alone an account row is made, and writes the uid's tombstone (`closed_accounts`), which that
+ * making checks: an account opened before the closure is closed with the rest, and none opens after it.
+ * It then locks the account row, then the generations: every statement that charges, settles or retries
+ * locks the account row first too, so one that began before waits for the closure to commit and then finds
+ * the row deleted (READ COMMITTED rereads a row it waited for), and no generation is made or ended behind
+ * the closure's back.
  */
 export class AccountClosure {
   constructor(
@@ -35,10 +44,22 @@ export class AccountClosure {
     private readonly options: { plans?: PlanCatalogue; clock?: () => number } = {},
   ) {}
 
+  /**
+   * `emailHash`: the owner's email as their token has it now; without it (the identity is gone), the one
+   * the account was last charged with. Closing a closed account changes nothing.
+   */
   async close(uid: string, emailHash: string | null): Promise<ClosedAccount> {
     const plans = this.options.plans ?? DEFAULT_PLAN_RULES;
     const now = new Date((this.options.clock ?? Date.now)());
-    return this.db.transaction().execute(async (trx) => {
+    return withAccountLock(this.db, uid, async (trx) => {
+      const tombstone = await trx
+        .insertInto('closed_accounts')
+        .values({ uid, closed_at: now })
+        .onConflict((conflict) => conflict.column('uid').doNothing())
+        .returning('uid')
+        .executeTakeFirst();
+      // Closed before: nothing of the account can have been made since.
+      if (tombstone === undefined) return { generations: [], trace: null };
       const account = await trx
         .selectFrom('accounts')
         .selectAll()
@@ -72,12 +93,13 @@ export class AccountClosure {
             Math.max(rules.allowance[kind] - account[`${kind}_tokens`] - givenBack(kind), 0),
           ]),
         ) as TokenBalance;
-        if (emailHash !== null && GENERATION_KINDS.some((kind) => spent[kind] > 0)) {
+        const traceKey = emailHash ?? account.email_hash;
+        if (traceKey !== null && GENERATION_KINDS.some((kind) => spent[kind] > 0)) {
           trace = spent;
           await trx
             .insertInto('account_traces')
             .values({
-              email_hash: emailHash,
+              email_hash: traceKey,
               period_started_at: account.period_started_at,
               image_spent: spent.image,
               video_spent: spent.video,
@@ -114,5 +136,22 @@ export class AccountClosure {
         trace,
       };
     });
+  }
+
+  /** Whether the uid's account was closed (then nothing of it may be made again). */
+  async isClosed(uid: string): Promise<boolean> {
+    const row = await this.db.selectFrom('closed_accounts').select('uid').where('uid', '=', uid).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The other accounts charged with the same email hash: earlier accounts of the same email, if any. */
+  async sharingEmail(emailHash: string, uid: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('uid')
+      .where('email_hash', '=', emailHash)
+      .where('uid', '<>', uid)
+      .execute();
+    return rows.map((row) => row.uid);
   }
 }

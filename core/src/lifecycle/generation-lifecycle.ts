@@ -3,10 +3,11 @@ import {
   DEFAULT_PLAN_RULES,
   ERROR_MESSAGES,
   GENERATION_KINDS,
-  PLAN_IDS,
+  exceedsPlan,
   periodMs,
   type ApiError,
   type GenerationKind,
+  type GenerationRequest,
   type PlanCatalogue,
   type PlanId,
   type TokenBalance,
@@ -15,8 +16,10 @@ import type { Database } from '../db/schema';
 import { GENERATION_EVENTS_CHANNEL, eventPayload } from './generation-events';
 import { prepared } from '../db/database';
 import { naturalBatches } from '../natural-batches';
-import { utcDay } from '../spend/spend-ledger';
+import { withAccountLock } from './account-lock';
 import { toRecord, type GenerationRecord } from './generation-record';
+import { allowanceColumn, planRulesTable, tokensColumn } from './plan-rules-table';
+import { accountSeen, chargeSteps, refusalOf, type AccountSeen, type ChargeRefusal } from './token-charge';
 import type { CompletedArtifact } from '../queue/generation-jobs';
 
 export interface LifecycleOptions {
@@ -47,10 +50,17 @@ export type SubmitOutcome =
   /** The Idempotency-Key already names a generation made from the same body. */
   | { status: 'replayed'; generation: GenerationRecord }
   | { status: 'idempotency-conflict' }
-  | { status: 'exhausted'; resetsAt: Date }
-  /** The user's provider cost today reached their plan's daily cap (PlanRules.dailySpendCapUsd). */
-  | { status: 'spend-capped'; capUsd: number }
-  | { status: 'too-many-in-flight'; inFlight: number };
+  /** The account was closed: nothing of it is made again. */
+  | { status: 'closed' }
+  | ChargeRefusal;
+
+/** An operator's retry of a failed generation: charged (unless free) by the same rules as a submission. */
+export type RetryOutcome =
+  | { ok: true; generation: GenerationRecord; plan: PlanId }
+  | { ok: false; reason: 'not-found' | 'not-allowed'; current: GenerationRecord | null }
+  /** The request goes beyond what its owner's plan allows now (`message` says how). */
+  | { ok: false; reason: 'beyond-plan'; message: string; current: GenerationRecord }
+  | { ok: false; reason: 'refused'; refusal: ChargeRefusal; current: GenerationRecord };
 
 /**
  * `not-found`: no such generation (or not the caller's). `not-allowed`: its state forbids the transition,
@@ -74,11 +84,18 @@ export interface AccountBalance {
 /** Who ended a generation early, for the ledger. */
 export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
 
+/** setPlan on an account that was closed: a closed account is never made again. */
+export class AccountClosedError extends Error {
+  override readonly name = 'AccountClosedError';
+
+  constructor(readonly uid: string) {
+    super(`the account of ${uid} was closed`);
+  }
+}
+
 const UNIQUE_VIOLATION = '23505';
 /** Accounts open on Free (spec §9); operators move them to another plan (setPlan). */
 const FIRST_PLAN: PlanId = 'free';
-const tokensColumn = (kind: GenerationKind) => sql.ref(`${kind}_tokens`);
-const allowanceColumn = (kind: GenerationKind) => sql.ref(`${kind}_allowance`);
 /** A generation (re)joining its queue's level goes last of it, as BullMQ's own counter orders jobs. */
 const NEXT_IN_LINE = sql<string>`nextval('generations_queue_order')`;
 
@@ -97,6 +114,11 @@ const NEXT_IN_LINE = sql<string>`nextval('generations_queue_order')`;
  * - spent once a provider did, or may have done, paid work: completion, and a failure, cancel or drain
  *   after a task id, an image, audio, a content refusal or a timed-out request came back;
  * - `completed` and `canceled` exclude each other: the first to commit wins.
+ *
+ * Closing wins (account-closure.ts): an account row is made only under the uid's account lock and never
+ * for a closed uid; every statement that moves tokens locks the owner's account row before the
+ * generation's, as the closure does, so a statement racing the closure waits for it and then finds
+ * nothing to change, and none waits on the closure in a circle.
  */
 export class GenerationLifecycle {
   private readonly plans: PlanCatalogue;
@@ -148,13 +170,11 @@ export class GenerationLifecycle {
       }
       const { account } = row;
       if (!account) {
-        await this.openAccount(input.uid, input.emailHash ?? null);
+        // No account: none yet, or closed while this waited for its row (the closure deletes it).
+        if ((await this.openAccount(input.uid, input.emailHash ?? null)) === 'closed') return { status: 'closed' };
         continue;
       }
-      if (account.in_flight >= input.maxInFlight) return { status: 'too-many-in-flight', inFlight: account.in_flight };
-      if (account.spend_capped) return { status: 'spend-capped', capUsd: this.plans[account.plan].dailySpendCapUsd };
-      const period = periodMs(this.plans[account.plan]);
-      return { status: 'exhausted', resetsAt: new Date(Date.parse(account.period_started_at) + period) };
+      return refusalOf(account, input.maxInFlight, this.plans);
     }
     throw new Error(`could not open an account for ${input.uid}`);
   }
@@ -179,23 +199,36 @@ export class GenerationLifecycle {
   /**
    * Makes a user's account on their first submission. Within the period of a closed account with the same
    * email, it starts where that one stopped (its period and what it had spent), and the trace is used up.
+   * Under the uid's account lock, so it happens wholly before or after a closure of the same uid: after
+   * one, the tombstone is seen and nothing is made (`closed`), and the trace stays for the next account.
    */
-  private async openAccount(uid: string, emailHash: string | null): Promise<void> {
+  private async openAccount(uid: string, emailHash: string | null): Promise<'open' | 'closed'> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
     const rules = this.plans[FIRST_PLAN];
     const left = (kind: GenerationKind) =>
       sql`greatest(${rules.allowance[kind]} - coalesce(t.${sql.ref(`${kind}_spent`)}, 0), 0)`;
-    await sql`
-      with trace as (
-        delete from account_traces
-        where email_hash = ${emailHash} and period_started_at > ${ts} - ${periodMs(rules)} * interval '1 millisecond'
-        returning *
-      )
-      insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at)
-      select ${uid}, coalesce(t.period_started_at, ${ts}), ${left('image')}, ${left('video')}, ${left('speech')}, 0, ${ts}
-      from (select 1) as one left join trace t on true
-      on conflict (uid) do nothing`.execute(this.db);
+    return withAccountLock(this.db, uid, async (trx) => {
+      const { rows } = await sql<{ closed: boolean; open: boolean }>`
+        select exists (select 1 from closed_accounts where uid = ${uid}) as closed,
+          exists (select 1 from accounts where uid = ${uid}) as open`.execute(trx);
+      const { closed, open } = rows[0]!;
+      if (closed) return 'closed';
+      // Every account row is made under this lock: one seen absent here stays absent until this commits.
+      if (open) return 'open';
+      await sql`
+        with trace as (
+          delete from account_traces
+          where email_hash = ${emailHash} and period_started_at > ${ts} - ${periodMs(rules)} * interval '1 millisecond'
+          returning *
+        )
+        insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at,
+          email_hash)
+        select ${uid}, coalesce(t.period_started_at, ${ts}), ${left('image')}, ${left('video')}, ${left('speech')}, 0, ${ts},
+          ${emailHash}
+        from (select 1) as one left join trace t on true`.execute(trx);
+      return 'open';
+    });
   }
 
   /**
@@ -246,68 +279,29 @@ export class GenerationLifecycle {
       key: input.idempotency?.key ?? null,
       body_hash: input.idempotency?.bodyHash ?? null,
       max_in_flight: input.maxInFlight,
+      charge: true,
+      email_hash: input.emailHash ?? null,
     }));
-    // The balance of `kind` the charge sees: the plan's allowance when the period is over, else what is left.
-    const available = (kind: GenerationKind) =>
-      sql`case when o.due then o.${allowanceColumn(kind)} else o.${tokensColumn(kind)} end`;
+    const uids = inputs.map((input) => input.uid);
     const { rows } = await sql<SubmitRow>`${prepared('submit_generations')}
       with input as (
         select * from json_to_recordset(${JSON.stringify(submissions)}::json) as i(ord int, id text, uid text,
-          kind text, request jsonb, prompt text, key text, body_hash text, max_in_flight int)
-      ), old as (
-        select i.ord, i.id, i.kind, i.request, i.prompt, i.key, i.body_hash, i.max_in_flight,
-          a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
-          p.image_allowance, p.video_allowance, p.speech_allowance, p.queue_priority,
-          a.period_started_at <= ${ts} - p.period as due,
-          coalesce((select s.usd from user_spend_daily s where s.uid = a.uid and s.day = ${utcDay(now.getTime())}::date), 0)
-            >= p.daily_spend_cap as spend_capped
-        from input i join accounts a on a.uid = i.uid join ${this.planRules()} on p.plan = a.plan
-        -- Read through the index: the planner cannot tell how few rows json_to_recordset gives and would
-        -- otherwise hash every account.
-        where a.uid = any(${inputs.map((input) => input.uid)}::text[])
-        -- Accounts are locked in one order, so statements of several servers never wait on each other in a circle.
-        order by a.uid
-        for update of a
-      ), charged as (
-        update accounts a set
-          period_started_at = case when o.due then ${ts} else o.period_started_at end,
-          ${sql.join(
-            GENERATION_KINDS.map((kind) => sql`${tokensColumn(kind)} = ${available(kind)} - (o.kind = ${kind})::int`),
-          )},
-          in_flight = o.in_flight + 1
-        from old o
-        where a.uid = o.uid and o.in_flight < o.max_in_flight and not o.spend_capped
-          and case o.kind ${sql.join(
-            GENERATION_KINDS.map((kind) => sql`when ${kind} then ${available(kind)}`),
-            sql` `,
-          )} end > 0
-        returning o.ord, o.id, o.uid, o.kind, o.request, o.prompt, o.key, o.body_hash, o.due, o.queue_priority,
-          o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
-          o.image_allowance, o.video_allowance, o.speech_allowance
-      ), generation as (
+          kind text, request jsonb, prompt text, key text, body_hash text, max_in_flight int, charge boolean,
+          email_hash text)
+      ), ${chargeSteps({ now, plans: this.plans, uids, reason: 'submitted' })}, generation as (
         insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at,
           queue_priority, queue_order)
-        select c.id, c.uid, c.kind, 'queued', 1, c.request, c.prompt, 'held', ${ts}, ${ts}, c.queue_priority, ${NEXT_IN_LINE}
-        from (select * from charged order by ord) as c
+        select c.id, c.uid, c.kind, 'queued', 1, i.request, i.prompt, 'held', ${ts}, ${ts}, c.queue_priority, ${NEXT_IN_LINE}
+        from charged c join input i on i.ord = c.ord
+        order by c.ord
         returning *
       ), idempotency as (
         insert into idempotency_keys (uid, key, generation_id, body_hash, created_at)
-        select c.uid, c.key, c.id, c.body_hash, ${ts} from charged c where c.key is not null
-      ), ledger as (
-        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
-        select c.uid, c.kind, c.id, 'charge', -1, 'submitted', ${ts} from charged c
-        union all
-        select c.uid, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
-        from charged c cross join lateral (values
-          ('image', c.image_allowance - c.old_image),
-          ('video', c.video_allowance - c.old_video),
-          ('speech', c.speech_allowance - c.old_speech)) as refill(kind, amount)
-        where c.due
+        select c.uid, i.key, c.id, i.body_hash, ${ts} from charged c join input i on i.ord = c.ord where i.key is not null
       )
       select (select row_to_json(g) from generation g where g.id = i.id) as generation,
         (select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) from generation g where g.id = i.id) as announced,
-        (select json_build_object('in_flight', o.in_flight, 'period_started_at', o.period_started_at,
-          'plan', o.plan, 'spend_capped', o.spend_capped) from old o where o.ord = i.ord) as account
+        ${accountSeen(sql`i.ord`)} as account
       from input i order by i.ord
     `.execute(this.db);
     return rows;
@@ -436,52 +430,46 @@ export class GenerationLifecycle {
   }
 
   /**
-   * An operator puts a failed generation back in the queue. `charge`: its owner pays a token again (as a
-   * resubmission would); otherwise it runs on the house and its end moves no token.
+   * An operator puts a failed generation back in the queue, by a submission's rules: the owner's plan must
+   * allow its request now, and the charge is a submission's (the balance refills first once the period is
+   * over, then the in-flight cap, the daily spend cap, a token left). `charge: false` runs it on the house:
+   * an in-flight slot but no token, and its end moves none. Its place in line is last of its plan's level.
    */
-  async retry(
-    id: string,
-    { charge }: { charge: boolean },
-  ): Promise<TransitionOutcome | { ok: false; reason: 'exhausted'; current: GenerationRecord }> {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await trx
-        .selectFrom('generations')
-        .selectAll()
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (current === undefined) return { ok: false, reason: 'not-found', current: null } as const;
-      if (current.status !== 'failed') return { ok: false, reason: 'not-allowed', current: toRecord(current) } as const;
+  async retry(id: string, { charge, maxInFlight }: { charge: boolean; maxInFlight: number }): Promise<RetryOutcome> {
+    return this.db.transaction().execute(async (trx): Promise<RetryOutcome> => {
+      // The account first, then the generation: the order of every statement that moves tokens.
+      const owner = await sql<{ uid: string; plan: PlanId }>`
+        select a.uid, a.plan from accounts a where a.uid = (select g.uid from generations g where g.id = ${id})
+        for update`.execute(trx);
+      const account = owner.rows[0];
+      const row = await trx.selectFrom('generations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (account === undefined || row === undefined) return { ok: false, reason: 'not-found', current: null };
+      const current = toRecord(row);
+      if (current.status !== 'failed') return { ok: false, reason: 'not-allowed', current };
+      const request = { kind: current.kind, ...current.request } as GenerationRequest;
+      const beyond = exceedsPlan(request, account.plan, this.plans[account.plan]);
+      if (beyond !== null) return { ok: false, reason: 'beyond-plan', message: beyond, current };
+
       const now = this.now();
-      const column = tokensColumn(current.kind);
-      const account = await sql<{ plan: PlanId }>`
-        update accounts set in_flight = in_flight + 1
-          ${charge ? sql`, ${column} = ${column} - 1` : sql``}
-        where uid = ${current.uid} ${charge ? sql`and ${column} > 0` : sql``}
-        returning plan`.execute(trx);
-      if (account.rows.length === 0) return { ok: false, reason: 'exhausted', current: toRecord(current) } as const;
-      if (charge) {
-        await trx
-          .insertInto('token_ledger')
-          .values({
-            uid: current.uid,
-            kind: current.kind,
-            generation_id: id,
-            movement: 'charge',
-            amount: -1,
-            reason: 'retried by an operator',
-            created_at: now,
-          })
-          .execute();
-      }
-      const moved = await sql<Record<string, unknown>>`
-        update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
-          token = ${charge ? 'held' : 'waived'}, paid_calls = 0, error_code = null, error_message = null,
-          started_at = null, provider_started_at = null, provider_task_id = null, finished_at = null,
-          queue_priority = ${this.plans[account.rows[0]!.plan].queuePriority}, queue_order = ${NEXT_IN_LINE}
-        where g.id = ${id}
-        returning g.*, pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('g')}) as notified`.execute(trx);
-      return { ok: true, generation: toRecord(moved.rows[0]!), changed: true } as const;
+      const input = [{ ord: 0, id, uid: account.uid, kind: current.kind, max_in_flight: maxInFlight, charge }];
+      const { rows } = await sql<{ generation: Record<string, unknown> | null; account: AccountSeen | null }>`
+        with input as (
+          select *, null::text as email_hash from json_to_recordset(${JSON.stringify(input)}::json)
+            as i(ord int, id text, uid text, kind text, max_in_flight int, charge boolean)
+        ), ${chargeSteps({ now, plans: this.plans, uids: [account.uid], reason: 'retried by an operator' })}, moved as (
+          update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
+            token = case when c.charge then 'held' else 'waived' end, paid_calls = 0, error_code = null,
+            error_message = null, started_at = null, provider_started_at = null, provider_task_id = null,
+            finished_at = null, queue_priority = c.queue_priority, queue_order = ${NEXT_IN_LINE}
+          from charged c where g.id = c.id
+          returning g.*
+        )
+        select (select row_to_json(m) from moved m) as generation,
+          (select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('m')}) from moved m) as announced,
+          ${accountSeen(sql`0`)} as account`.execute(trx);
+      const { generation, account: seen } = rows[0]!;
+      if (generation !== null) return { ok: true, generation: toRecord(generation), plan: account.plan };
+      return { ok: false, reason: 'refused', refusal: refusalOf(seen!, maxInFlight, this.plans), current };
     });
   }
 
@@ -580,7 +568,7 @@ export class GenerationLifecycle {
     plan: PlanId,
     reason: string,
   ): Promise<{ changed: boolean; from: PlanId; balance: AccountBalance }> {
-    await this.openAccount(uid, null);
+    if ((await this.openAccount(uid, null)) === 'closed') throw new AccountClosedError(uid);
     const ts = sql`${this.now()}::timestamptz`;
     const rules = this.plans[plan];
     const moved = (kind: GenerationKind) =>
@@ -590,7 +578,7 @@ export class GenerationLifecycle {
       with old as (
         select a.*, p.image_allowance, p.video_allowance, p.speech_allowance,
           a.period_started_at <= ${ts} - p.period as due
-        from accounts a join ${this.planRules()} on p.plan = a.plan
+        from accounts a join ${planRulesTable(this.plans)} on p.plan = a.plan
         where a.uid = ${uid} for update of a
       ), changed as (
         update accounts a set plan = ${plan},
@@ -614,18 +602,6 @@ export class GenerationLifecycle {
       select from_plan from changed`.execute(this.db);
     const from = rows[0]?.from_plan ?? plan;
     return { changed: rows.length > 0, from, balance: await this.balance(uid) };
-  }
-
-  /** The plans' allowances and periods as a table `p` (values are parameters: the statement text is fixed). */
-  private planRules(): RawBuilder<unknown> {
-    const rows = PLAN_IDS.map((plan) => {
-      const { allowance } = this.plans[plan];
-      return sql`(${plan}::text, ${allowance.image}::int, ${allowance.video}::int, ${allowance.speech}::int,
-        ${periodMs(this.plans[plan])} * interval '1 millisecond', ${this.plans[plan].dailySpendCapUsd}::numeric,
-        ${this.plans[plan].queuePriority}::int)`;
-    });
-    return sql`(values ${sql.join(rows)})
-      as p(plan, image_allowance, video_allowance, speech_allowance, period, daily_spend_cap, queue_priority)`;
   }
 
   /**
@@ -714,8 +690,15 @@ export class GenerationLifecycle {
    * One compare-and-set on the generation. The row is locked first (`old`, read as it is once the lock is
    * held, so of two racing transitions the second sees what the first left behind) and the update applies
    * only from `allowedFrom` (and `where`); `set`, `where` and `announce` read the old row as `o`.
-   * `announce` says whether this is a new version (announced); `settle` frees the in-flight slot and moves
-   * the token of an ending.
+   * `announce` says whether this is a new version (announced).
+   *
+   * `settle` makes it an ending: it frees the in-flight slot and moves the token. An ending locks the
+   * owner's account row before the generation's (`owner`), the order of the closure and of every charge,
+   * so an ending and a closure never wait on each other in a circle, and an ending that waited for a
+   * closure finds the account gone and changes nothing. It counts from the account as `owner` locked it,
+   * not as the statement's snapshot has it: PostgreSQL checks a new row's constraints before it waits for
+   * a concurrent writer, so a count from a snapshot taken before an operator's retry took the slot this
+   * ending gives back would go below zero and fail the ending.
    */
   private async transition(
     id: string,
@@ -730,11 +713,40 @@ export class GenerationLifecycle {
   ): Promise<TransitionOutcome> {
     const now = this.now();
     const ts = sql`${now}::timestamptz`;
-    const settled = step.settle !== undefined;
+    const locked =
+      step.settle === undefined
+        ? sql`old as (
+            select * from generations where id = ${id} for update
+          )`
+        : sql`owner as materialized (
+            select a.uid, a.plan, a.in_flight, a.image_tokens, a.video_tokens, a.speech_tokens from accounts a
+            where a.uid = (select g.uid from generations g where g.id = ${id})
+            for update
+          ), old as (
+            select g.* from generations g join owner w on w.uid = g.uid where g.id = ${id} for update of g
+          )`;
+    const settlement =
+      step.settle === undefined
+        ? sql``
+        : sql`, account as (
+            update accounts a set in_flight = w.in_flight - 1,
+              ${sql.join(
+                GENERATION_KINDS.map(
+                  (kind) =>
+                    sql`${tokensColumn(kind)} = case when m.kind = ${kind} and m.token = 'refunded'
+                      then least(w.${tokensColumn(kind)} + 1, p.${allowanceColumn(kind)}) else w.${tokensColumn(kind)} end`,
+                ),
+              )}
+            from moved m, owner w, ${planRulesTable(this.plans)}
+            where a.uid = m.uid and w.uid = m.uid and p.plan = w.plan
+          ), ledger as (
+            insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
+            select m.uid, m.kind, m.id, case when m.token = 'refunded' then 'refund' else 'spend' end,
+              case when m.token = 'refunded' then 1 else 0 end, ${step.settle}, ${ts}
+            from moved m where m.token in ('refunded', 'spent')
+          )`;
     const result = await sql<{ generation: Record<string, unknown> }>`
-      with old as (
-        select * from generations where id = ${id} for update
-      ), moved as (
+      with ${locked}, moved as (
         update generations g set ${step.set},
           version = case when ${step.announce} then o.version + 1 else o.version end,
           updated_at = case when ${step.announce} then ${ts} else o.updated_at end
@@ -744,22 +756,7 @@ export class GenerationLifecycle {
           ${step.where === undefined ? sql`` : sql`and ${step.where}`}
           ${step.owner === undefined ? sql`` : sql`and o.uid = ${step.owner}`}
         returning g.*, (${step.announce}) as announced
-      ), account as (
-        update accounts a set in_flight = a.in_flight - 1,
-          ${sql.join(
-            GENERATION_KINDS.map(
-              (kind) =>
-                sql`${tokensColumn(kind)} = case when m.kind = ${kind} and m.token = 'refunded'
-                  then least(a.${tokensColumn(kind)} + 1, p.${allowanceColumn(kind)}) else a.${tokensColumn(kind)} end`,
-            ),
-          )}
-        from moved m, ${this.planRules()} where a.uid = m.uid and p.plan = a.plan and ${sql.lit(settled)}
-      ), ledger as (
-        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
-        select m.uid, m.kind, m.id, case when m.token = 'refunded' then 'refund' else 'spend' end,
-          case when m.token = 'refunded' then 1 else 0 end, ${step.settle ?? ''}, ${ts}
-        from moved m where ${sql.lit(settled)} and m.token in ('refunded', 'spent')
-      ), notified as (
+      )${settlement}, notified as (
         select pg_notify(${GENERATION_EVENTS_CHANNEL}, ${eventPayload('m')}) from moved m where m.announced
       )
       select row_to_json(m) as generation, (select count(*) from notified) as notified from moved m
@@ -778,7 +775,7 @@ export class GenerationLifecycle {
 
 interface SubmitRow {
   generation: Record<string, unknown> | null;
-  account: { in_flight: number; period_started_at: string; plan: PlanId; spend_capped: boolean } | null;
+  account: AccountSeen | null;
 }
 
 function asError(error: unknown): Error {

@@ -3,15 +3,18 @@ import { RECENT_SIGN_IN_MAX_AGE_MS, type GenerationKind } from '@mediagen/shared
 import { confirmSignIn } from '../auth/fresh-sign-in';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
+import type { CookieSessions } from '../auth/cookie-sessions';
 
 export interface AccountServiceLogger {
   warn(details: object, message: string): void;
 }
 
 export interface AccountServiceOptions {
-  closure: AccountClosure;
+  closure: Pick<AccountClosure, 'close' | 'isClosed'>;
   identity: Pick<IdentityVerifier, 'account' | 'deleteAccount'>;
   artifacts: Pick<ArtifactStore, 'remove'>;
+  /** Token sync's sessions (POST /api/session). */
+  sessions: Pick<CookieSessions, 'open' | 'end' | 'endAll'>;
   /** Takes a deleted generation's job out of its queue (false when a worker holds it). */
   forgetJob(kind: GenerationKind, id: string): Promise<boolean>;
   signalCancel(id: string): Promise<void>;
@@ -24,12 +27,17 @@ export interface AccountServiceOptions {
 }
 
 /**
- * Closing an account, as its owner asks, signed in a moment ago: the record goes first (everything of the user but the anonymous
- * trace, in one transaction, announced to every server so their sockets and tokens end at once), then
- * what points at nothing any more (files, jobs, Redis keys), and last the identity itself. Should that
- * last step fail, the user can still sign in and ask again, and finds an empty account.
+ * An account's life on the server. Closing it, as its owner asks (signed in a moment ago) or because its
+ * identity is gone: the record goes first (everything of the user but the anonymous trace, in one
+ * transaction, announced to every server so their sockets and tokens end at once), then what points at
+ * nothing any more (files, jobs, Redis keys), and last, when the owner asked, the identity itself. Should
+ * that last step fail, the user can still sign in and ask again, and finds an empty account. Token sync's
+ * sessions open only for an account not closed.
  */
 export class AccountService {
+  /** Closures under way in this process, by uid: a second notice of the same gone account joins the first. */
+  private readonly closing = new Map<string, Promise<void>>();
+
   constructor(private readonly options: AccountServiceOptions) {}
 
   async close(user: AuthUser): Promise<void> {
@@ -41,7 +49,42 @@ export class AccountService {
     }
     // And that sign-in still stands now, not only in the API's last read of the account.
     await confirmSignIn(options.identity, user);
-    const closed = await options.closure.close(user.uid, options.emailHash(user.email));
+    await this.closeRecord(user.uid, options.emailHash(user.email));
+    await options.identity.deleteAccount(user.uid);
+  }
+
+  /**
+   * The identity service no longer has the account (deleted there, not through us): it is closed as if its
+   * owner had asked, its trace keyed by the email it was last charged with. Closing a closed one does
+   * nothing.
+   */
+  closeGone(uid: string): Promise<void> {
+    let closing = this.closing.get(uid);
+    if (closing === undefined) {
+      closing = this.closeRecord(uid, null).finally(() => this.closing.delete(uid));
+      this.closing.set(uid, closing);
+    }
+    return closing;
+  }
+
+  /**
+   * A token sync session, or null for a closed account. The session is written before the record is asked:
+   * a closure committed before the question is seen here, and one committed after it ends every session
+   * it finds once it has committed, this one included. Either way no session outlives the account.
+   */
+  async openSession(user: Pick<AuthUser, 'uid' | 'authTimeSeconds'>): Promise<{ id: string; expiresAtMs: number } | null> {
+    const { sessions } = this.options;
+    const session = await sessions.open(user);
+    if (!(await this.options.closure.isClosed(user.uid))) return session;
+    // Its own session by its id, and the user's list of sessions, which the closure may have read before
+    // this one joined it.
+    await Promise.all([sessions.end(session.id), sessions.endAll(user.uid)]);
+    return null;
+  }
+
+  private async closeRecord(uid: string, emailHash: string | null): Promise<void> {
+    const { options } = this;
+    const closed = await options.closure.close(uid, emailHash);
     const running = closed.generations.filter(
       (generation) => generation.status === 'queued' || generation.status === 'active',
     );
@@ -52,12 +95,11 @@ export class AccountService {
       }),
       ...running.map((generation) => options.signalCancel(generation.id)),
       options.forgetProgress(closed.generations.map((generation) => generation.id)),
-      options.forgetUserKeys(user.uid),
+      options.forgetUserKeys(uid),
     ]);
     for (const result of tidy) {
       if (result.status === 'rejected')
         options.log.warn({ err: result.reason }, 'could not tidy up after closing an account');
     }
-    await options.identity.deleteAccount(user.uid);
   }
 }

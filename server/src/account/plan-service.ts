@@ -1,10 +1,11 @@
-import type { AccountBalance, GenerationLifecycle } from '@mediagen/core';
+import { AccountClosedError, changePlan, type AccountBalance, type GenerationLifecycle } from '@mediagen/core';
 import type { PlanCatalogue, PlanChange, PlanId } from '@mediagen/shared';
+import { notFound } from '../http/errors';
 import type { GenerationProducer } from '../queue/generation-producer';
 
 interface Options {
   lifecycle: Pick<GenerationLifecycle, 'setPlan' | 'balance' | 'queuedOf'>;
-  producer: Pick<GenerationProducer, 'reprioritize'>;
+  producer: Pick<GenerationProducer, 'queue'>;
   plans: PlanCatalogue;
 }
 
@@ -21,12 +22,16 @@ export class PlanService {
   }
 
   async set(uid: string, plan: PlanId, reason: string): Promise<PlanChange> {
-    const result = await this.options.lifecycle.setPlan(uid, plan, reason);
-    if (result.changed) {
-      const priority = this.options.plans[plan].queuePriority;
-      const queued = await this.options.lifecycle.queuedOf(uid);
-      await Promise.all(queued.map(({ id, kind }) => this.options.producer.reprioritize(kind, id, priority)));
-    }
+    const { lifecycle, producer, plans } = this.options;
+    const result = await changePlan(
+      { lifecycle, queue: (kind) => producer.queue(kind), plans },
+      uid,
+      plan,
+      reason,
+    ).catch((error: unknown) => {
+      // A closed account has no plan to set: there is no such user any more.
+      throw error instanceof AccountClosedError ? notFound() : error;
+    });
     return { uid, changed: result.changed, from: result.from, ...view(result.balance) };
   }
 }

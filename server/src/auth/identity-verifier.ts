@@ -62,6 +62,11 @@ export interface IdentityVerifier {
   forget(uid: string): void;
   /** Calls `listener` with every account state read from the identity service (not those served from memory). */
   onAccountRead(listener: (account: AccountStatus) => void): void;
+  /**
+   * Calls `listener` whenever a read of the identity service finds an account gone: deleted there (with
+   * the user's own token, say), or deleted by deleteAccount earlier.
+   */
+  onAccountGone(listener: (uid: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -114,6 +119,7 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly tokens = new LRUCache<string, DecodedIdToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
   private readonly accounts: LRUCache<string, AccountStatus>;
   private readonly accountListeners: ((account: AccountStatus) => void)[] = [];
+  private readonly goneListeners: ((uid: string) => void)[] = [];
 
   constructor(
     private readonly auth: Auth,
@@ -182,6 +188,10 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
     this.accountListeners.push(listener);
   }
 
+  onAccountGone(listener: (uid: string) => void): void {
+    this.goneListeners.push(listener);
+  }
+
   private async decode(idToken: string): Promise<DecodedIdToken> {
     const cached = this.tokens.get(idToken);
     if (cached !== undefined) return cached;
@@ -217,8 +227,9 @@ class FirebaseIdentityVerifier implements IdentityVerifier {
         validSinceMs: Number.isNaN(validSince) ? null : validSince,
       };
     } catch (error) {
-      if ((error as { code?: string }).code === 'auth/user-not-found') return closedAccount(uid);
-      throw error;
+      if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+      for (const listener of this.goneListeners) listener(uid);
+      return closedAccount(uid);
     }
   }
 }

@@ -129,6 +129,9 @@ export class GenerationService {
         return { generation: await this.options.views.one(outcome.generation), replayed: true };
       case 'idempotency-conflict':
         throw new ServiceError(409, 'IDEMPOTENCY_CONFLICT');
+      case 'closed':
+        // Closed while this request was on its way: the account is gone, as its token soon says everywhere.
+        throw new ServiceError(401, 'UNAUTHENTICATED');
       case 'too-many-in-flight':
         this.options.events?.inFlightRefused?.(kind);
         throw tooManyInFlight(outcome.inFlight);

@@ -2,37 +2,57 @@ import fp from 'fastify-plugin';
 import { AccountClosure, forgetProgress, signalCancel } from '@mediagen/core';
 import { AccountService } from '../account/account-service';
 import { adminRateLimitNamespace } from '../admin/admin-rate-limit';
+import { SameEmailAccounts } from '../account/same-email-accounts';
 import { rateLimitNamespace } from '../routes/api';
 
-/** Closing accounts: the record, then every file, job and key of the user, then the identity. */
+/**
+ * Accounts: closing them (the record, then every file, job and key of the user, then the identity), as
+ * their owner asks or once the identity service is found to have lost them; token sync's sessions.
+ */
 export const accountsPlugin = fp(
   async (app) => {
     const { config } = app;
-    app.decorate(
-      'accounts',
-      new AccountService({
-        closure: new AccountClosure(app.database.db, { plans: app.config.plans }),
-        identity: app.identity,
-        artifacts: app.artifactStore,
-        forgetJob: (kind, id) => app.producer.forget(kind, id),
-        signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),
-        forgetProgress: (ids) => forgetProgress(app.redis, config.queuePrefix, ids),
-        forgetUserKeys: async (uid) => {
-          await Promise.all([
-            app.adminSessions.endAll(uid),
-            app.appSessions.endAll(uid),
-            app.sockets.disconnectUser(uid),
-            app.redis.del(
-              `${rateLimitNamespace(config.queuePrefix)}uid:${uid}`,
-              `${adminRateLimitNamespace(config.queuePrefix)}uid:${uid}`,
-            ),
-          ]);
-        },
-        emailHash: app.emailHash,
-        log: app.log,
-        clock: app.clock,
-      }),
-    );
+    const closure = new AccountClosure(app.database.db, { plans: app.config.plans });
+    const accounts = new AccountService({
+      closure,
+      identity: app.identity,
+      artifacts: app.artifactStore,
+      sessions: app.appSessions,
+      forgetJob: (kind, id) => app.producer.forget(kind, id),
+      signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),
+      forgetProgress: (ids) => forgetProgress(app.redis, config.queuePrefix, ids),
+      forgetUserKeys: async (uid) => {
+        await Promise.all([
+          app.adminSessions.endAll(uid),
+          app.appSessions.endAll(uid),
+          app.sockets.disconnectUser(uid),
+          app.redis.del(
+            `${rateLimitNamespace(config.queuePrefix)}uid:${uid}`,
+            `${adminRateLimitNamespace(config.queuePrefix)}uid:${uid}`,
+          ),
+        ]);
+      },
+      emailHash: app.emailHash,
+      log: app.log,
+      clock: app.clock,
+    });
+    app.decorate('accounts', accounts);
+
+    app.identity.onAccountGone((uid) => {
+      accounts.closeGone(uid).catch((error: unknown) => {
+        // The next read that finds it gone tries again; until then its balances stay as they were.
+        app.log.error({ err: error, uid }, 'could not close an account whose identity is gone');
+      });
+    });
+    const sameEmail = new SameEmailAccounts({
+      closure,
+      identity: app.identity,
+      closeGone: (uid) => accounts.closeGone(uid),
+      emailHash: app.emailHash,
+    });
+    app.addHook('preHandler', async (request) => {
+      if (request.user !== null) await sameEmail.settle(request.user);
+    });
   },
   { name: 'accounts', dependencies: ['infrastructure', 'services', 'socket'], fastify: '5.x' },
 );

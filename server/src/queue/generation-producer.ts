@@ -67,13 +67,6 @@ export class GenerationProducer {
     return jobs.map(() => undefined);
   }
 
-  /** Gives a job still waiting a new priority (its owner's plan changed); one already taken keeps running. */
-  async reprioritize(kind: GenerationKind, id: string, priority: number): Promise<void> {
-    const job = await this.queues[kind].getJob(id);
-    if (job === undefined || !REMOVABLE_STATES.has(await job.getState())) return;
-    await job.changePriority({ priority }).catch(() => undefined);
-  }
-
   /** Takes a canceled generation's job out of its queue if no worker holds it yet; true when it did. */
   async removeWaiting(kind: GenerationKind, id: string): Promise<boolean> {
     const queue = this.queues[kind];

@@ -31,7 +31,8 @@ export const sessionOpenRoutes: FastifyPluginAsync = async (app) => {
       const user = currentUser(request);
       if (app.clock() - user.tokenIssuedAtMs > TOKEN_SYNC_MAX_AGE_MS) throw new ServiceError(401, 'TOKEN_TOO_OLD');
       await confirmSignIn(app.identity, user);
-      const session = await app.appSessions.open(user);
+      const session = await app.accounts.openSession(user);
+      if (session === null) throw new ServiceError(401, 'UNAUTHENTICATED');
       return reply
         .header('set-cookie', cookieFor(request, session.id, app.appSessions.ttlSeconds, app.config.publicUrl))
         .header('cache-control', 'no-store')
