@@ -72,7 +72,9 @@ export class AccountService {
    * a closure committed before the question is seen here, and one committed after it ends every session
    * it finds once it has committed, this one included. Either way no session outlives the account.
    */
-  async openSession(user: Pick<AuthUser, 'uid' | 'authTimeSeconds'>): Promise<{ id: string; expiresAtMs: number } | null> {
+  async openSession(
+    user: Pick<AuthUser, 'uid' | 'authTimeSeconds'>,
+  ): Promise<{ id: string; expiresAtMs: number } | null> {
     const { sessions } = this.options;
     const session = await sessions.open(user);
     if (!(await this.options.closure.isClosed(user.uid))) return session;
