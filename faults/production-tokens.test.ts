@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,7 @@ import {
   type SigningKey,
 } from './support/firebase-tokens';
 import { startGoogleStandIn, type GoogleStandIn } from './support/google-stand-in';
-import { ROOT, spawnBuiltServer, type ChildHandle } from './support/processes';
+import { spawnBuiltServer, type ChildHandle } from './support/processes';
 
 /**
  * The production build of the server, in production mode (no MEDIAGEN_MODE, no Auth emulator), checking
@@ -38,11 +37,6 @@ let server: ChildHandle;
 let origin: string;
 
 beforeAll(async () => {
-  const build = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/build.ts', '--no-client'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  expect(build.status, build.stderr).toBe(0);
   [standIn, signingKey, strangerKey, database, workDir] = await Promise.all([
     startGoogleStandIn(PROJECT_ID),
     createSigningKey(),

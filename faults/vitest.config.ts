@@ -4,9 +4,11 @@ export default defineConfig({
   test: {
     name: 'faults',
     root: import.meta.dirname,
+    isolate: false,
     include: ['**/*.test.ts'],
-    // The Auth emulator (reused when one already answers); the root config makes sure Redis is up.
-    globalSetup: ['@mediagen/testing/emulator-setup'],
+    // The Auth emulator (reused when one already answers) and the production bundles every process here
+    // runs; the root config makes sure Redis is up.
+    globalSetup: ['@mediagen/testing/emulator-setup', 'support/build-bundles.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -4,6 +4,7 @@ export default defineConfig({
   root: new URL('.', import.meta.url).pathname,
   test: {
     name: 'server',
+    isolate: false,
     include: ['test/**/*.test.ts'],
     globalSetup: ['@mediagen/testing/emulator-setup'],
     testTimeout: 20_000,

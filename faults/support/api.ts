@@ -1,6 +1,6 @@
-import type { Generation, GenerationRequestInput, Me } from '@mediagen/shared';
+import { GENERATION_KINDS, type Generation, type GenerationRequestInput, type Me } from '@mediagen/shared';
 import { vi } from 'vitest';
-import type { TestUser } from '@mediagen/server/testing';
+import type { TestApp, TestUser } from '@mediagen/server/testing';
 
 export const REQUESTS = {
   image: { kind: 'image', prompt: 'a lighthouse at dusk' },
@@ -59,4 +59,10 @@ export async function finalState(origin: string, user: TestUser, id: string, tim
     },
     { timeout: timeoutMs, interval: 100 },
   );
+}
+
+/** How many generation jobs the workers are running now, every kind together. */
+export async function activeJobs(server: TestApp): Promise<number> {
+  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.producer.queue(kind).getActiveCount()));
+  return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -51,14 +51,17 @@ export interface WorkerProcess extends ChildHandle {
   ready: Promise<void>;
 }
 
-/** Runs one of our processes' entry point with node; `wrap` puts it somewhere else (a network namespace). */
+/**
+ * Runs one of our processes' production bundle (built once for the suite: support/build-bundles.ts) with
+ * node; `wrap` puts it somewhere else (a network namespace).
+ */
 function spawnEntry(
   entry: string,
   env: Record<string, string>,
   wrap: (command: readonly string[]) => string[] = (command) => [...command],
 ): ChildHandle {
-  // node itself runs the script (`--import tsx`, and `ip netns exec` execs it): a signal reaches it, not a wrapper.
-  const [command, ...args] = wrap([process.execPath, '--import', 'tsx', entry]);
+  // node itself runs the bundle (`ip netns exec` execs it): a signal reaches it, not a wrapper.
+  const [command, ...args] = wrap([process.execPath, entry]);
   const child = spawn(command!, args, {
     cwd: ROOT,
     detached: true,
@@ -68,13 +71,13 @@ function spawnEntry(
   return track(child);
 }
 
-/** A real worker process (`worker/src/main.ts`), in its own process group so SIGKILL takes all of it. */
+/** A real worker process (`worker/dist/main.js`), in its own process group so SIGKILL takes all of it. */
 export function spawnWorker(
   env: Record<string, string>,
   wrap?: (command: readonly string[]) => string[],
 ): WorkerProcess {
   const handle = spawnEntry(
-    'worker/src/main.ts',
+    'worker/dist/main.js',
     // Several workers share this machine: no fixed metrics port.
     { MEDIAGEN_MODE: 'development', WORKER_METRICS_PORT: '0', ...env },
     wrap,
@@ -97,18 +100,18 @@ export function spawnWorker(
   return { ...handle, ready };
 }
 
-/** A real API server (`server/src/main.ts`); resolves once `origin`/readyz answers 200. */
+/** A real API server (`server/dist/main.js`); resolves once `origin`/readyz answers 200. */
 export async function spawnServer(
   env: Record<string, string>,
   origin: string,
   wrap?: (command: readonly string[]) => string[],
 ): Promise<ChildHandle> {
-  return untilReady(spawnEntry('server/src/main.ts', { MEDIAGEN_MODE: 'development', ...env }, wrap), origin);
+  return untilReady(spawnEntry('server/dist/main.js', { MEDIAGEN_MODE: 'development', ...env }, wrap), origin);
 }
 
 /**
- * The production build of the server (`server/dist/main.js`, made by `pnpm build`), run by plain node with
- * exactly `env` besides PATH and HOME, as a deployment runs it; resolves once `origin`/readyz answers 200.
+ * The production build of the server (`server/dist/main.js`), run by plain node with exactly `env` besides
+ * PATH and HOME, as a deployment runs it; resolves once `origin`/readyz answers 200.
  */
 export async function spawnBuiltServer(env: Record<string, string>, origin: string): Promise<ChildHandle> {
   const child = spawn(process.execPath, ['server/dist/main.js'], {

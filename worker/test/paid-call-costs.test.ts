@@ -15,7 +15,7 @@ beforeAll(async () => {
   await harness.startWorkers({
     kinds: ['image'],
     // A call the provider never answers ends at this timeout (and may still have been paid for).
-    stability: { ...harness.config.stability, timeoutMs: 400 },
+    stability: { ...harness.config.stability, timeoutMs: 1500 },
   });
 });
 afterAll(() => harness.stop());
@@ -54,9 +54,11 @@ it('records a cost for every call the provider served: completed, refused for co
   const timedOut = await harness.submit('image', imageRequest(), { attempts: 1 });
   expect((await harness.settled('image', timedOut.job)).state).toBe('failed');
 
-  // Seven calls served: each is in the reports once, whatever ended it.
-  expect(served() - servedBefore).toBe(7);
-  await expect.poll(async () => (await recordedCalls()) - recordedBefore, { timeout: 5000 }).toBe(7);
+  // Seven calls at least (a slow answer may time out and be retried): each is in the reports once,
+  // whatever ended it.
+  const servedCalls = served() - servedBefore;
+  expect(servedCalls).toBeGreaterThanOrEqual(7);
+  await expect.poll(async () => (await recordedCalls()) - recordedBefore, { timeout: 5000 }).toBe(servedCalls);
 });
 
 it('records nothing for a call refused before any work (a 5xx): the provider charged nothing', async () => {

@@ -49,9 +49,12 @@ export class SpendLedger {
         select uid, kind from g
         union all
         select ${generation.uid}, ${generation.kind} where not exists (select 1 from g)
+      ), account as (
+        -- Locked against a closure under way: one that commits first leaves no account to add a day to.
+        select a.uid, a.plan from accounts a where a.uid = (select uid from caller) for key share
       ), owner as (
-        select c.uid, c.kind, coalesce(a.plan, 'free') as plan, a.uid is not null as has_account
-        from caller c left join accounts a on a.uid = c.uid
+        select c.uid, c.kind, coalesce(account.plan, 'free') as plan, account.uid is not null as has_account
+        from caller c left join account on true
       ), by_provider as (
         insert into provider_spend_daily (day, provider, kind, plan, usd, calls)
         select ${day}, ${provider}, o.kind, o.plan, ${usd}, 1 from owner o
