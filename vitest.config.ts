@@ -12,10 +12,19 @@ export default defineConfig({
     projects: [
       { test: { name: 'shared', root: 'shared', isolate: false, include: ['test/**/*.test.ts'] } },
       { test: { name: 'core', root: 'core', isolate: false, include: ['test/**/*.test.ts'] } },
-      { test: { name: 'simulator', root: 'simulator', isolate: false, include: ['test/**/*.test.ts', 'src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'simulator',
+          root: 'simulator',
+          isolate: false,
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+        },
+      },
       { test: { name: 'worker', root: 'worker', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'ops', root: 'ops', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
-      { test: { name: 'scripts', root: 'scripts', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: { name: 'scripts', root: 'scripts', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 },
+      },
       'server/vitest.config.ts',
       'client/vitest.config.ts',
       // The client's build and dev server configuration, in Node (the client's own tests run in jsdom).
