@@ -135,7 +135,7 @@ describe('every route', () => {
       const opened = page.goto(`${client}/dashboard`);
       // Held back, the app's script cannot be what asks for the dashboard's chunk: the page itself must.
       await expect
-        .poll(() => requested.some((path) => /^\/assets\/dashboard-[\w-]+\.js$/.test(path)), { timeout: 5000 })
+        .poll(() => requested.some((path) => /^\/assets\/dashboard-[\w-]+\.js$/.test(path)), { timeout: 15_000 })
         .toBe(true);
       releaseApp();
       await opened;

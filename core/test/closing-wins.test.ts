@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_PLAN_RULES, type GenerationKind } from '@mediagen/shared';
 import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
@@ -13,6 +11,7 @@ import {
   openDatabase,
   type RecordDatabase,
 } from '../src';
+import { holdRow, queued as queuedBehind } from './support/row-locks';
 
 /**
  * Closing an account wins every race on the record (issue 33). The interleavings that matter are forced
@@ -82,43 +81,8 @@ const NOTHING = { accounts: 0, generations: 0, ledger: 0, spend: 0 };
 const traceOf = (hash: string) =>
   database.db.selectFrom('account_traces').selectAll().where('email_hash', '=', hash).executeTakeFirst();
 
-/** Backends of this database waiting for a lock (row, transaction or advisory). */
-async function lockWaiters(): Promise<number> {
-  const { rows } = await sql<{ waiting: number }>`
-    select count(*)::int as waiting from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock'`.execute(database.db);
-  return rows[0]!.waiting;
-}
-
-/**
- * Holds the account row of `uid` in a transaction of its own until `release`, so what arrives meanwhile
- * queues for the row in the order it arrives.
- */
-async function holdAccountRow(uid: string): Promise<{ release(): Promise<void> }> {
-  const client = new pg.Client({ connectionString: testDb.url });
-  await client.connect();
-  await client.query('begin');
-  await client.query('select 1 from accounts where uid = $1 for update', [uid]);
-  return {
-    async release() {
-      await client.query('commit');
-      await client.end();
-    },
-  };
-}
-
-/**
- * Starts `work` and waits until it waits for a lock, so the next one to wait queues behind it. Its result
- * comes wrapped: an async function's own promise would wait for it.
- */
-async function queued<T>(work: () => Promise<T>): Promise<{ outcome: Promise<T> }> {
-  const before = await lockWaiters();
-  const outcome = work();
-  // Caught here so a failure is not unhandled while the test waits; the caller awaits it.
-  outcome.catch(() => undefined);
-  await expect.poll(lockWaiters).toBe(before + 1);
-  return { outcome };
-}
+const holdAccountRow = (uid: string) => holdRow(testDb.url, 'accounts', 'uid', uid);
+const queued = <T>(work: () => Promise<T>) => queuedBehind(testDb.url, work);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -15,6 +15,7 @@ import {
   readPriceTable,
   type RecordDatabase,
 } from '../src';
+import { holdRow, queued } from './support/row-locks';
 
 let testDb: TestDatabase;
 let database: RecordDatabase;
@@ -150,6 +151,23 @@ describe('the spend ledger', () => {
     await ledger.record(closed, 'stability', 0.25);
     expect((await ledger.today()).byProvider.stability).toBeCloseTo(before + 0.75);
     expect(await ledger.userToday(closed.uid)).toBe(0);
+  });
+
+  it('a paid call recorded while its generation ends takes the locks in the ending\u2019s order: both commit', async () => {
+    // The one interleaving that deadlocked when the ledger took the generation before the account: the
+    // recording waits on the generation, an ending takes the account and queues behind it.
+    const generation = await submitImage();
+    expect((await lifecycle.startWithPaidCall(generation.id)).ok).toBe(true);
+    const row = await holdRow(testDb.url, 'generations', 'id', generation.id);
+    const recording = await queued(testDb.url, () => ledger.record(generation, 'stability', 0.009));
+    const canceling = await queued(testDb.url, () =>
+      lifecycle.cancel(generation.id, { by: 'owner', uid: generation.uid }),
+    );
+    await row.release();
+
+    expect(await recording.outcome).toMatchObject({ uid: generation.uid, plan: 'free' });
+    expect(await canceling.outcome).toMatchObject({ ok: true, generation: { status: 'canceled', token: 'spent' } });
+    expect(await ledger.userToday(generation.uid)).toBeCloseTo(0.009);
   });
 
   it('a user past their plan\u2019s daily cap is refused at submit until the next UTC day', async () => {

@@ -41,31 +41,33 @@ export class SpendLedger {
     usd: number,
   ): Promise<RecordedSpend> {
     const day = utcDay(this.clock());
-    const { rows } = await sql<RecordedSpend>`
-      with g as (
-        update generations set cost_usd = coalesce(cost_usd, 0) + ${usd} where id = ${generation.id}
-        returning uid, kind
-      ), caller as (
-        select uid, kind from g
-        union all
-        select ${generation.uid}, ${generation.kind} where not exists (select 1 from g)
-      ), account as (
-        -- Locked against a closure under way: one that commits first leaves no account to add a day to.
-        select a.uid, a.plan from accounts a where a.uid = (select uid from caller) for key share
-      ), owner as (
-        select c.uid, c.kind, coalesce(account.plan, 'free') as plan, account.uid is not null as has_account
-        from caller c left join account on true
-      ), by_provider as (
-        insert into provider_spend_daily (day, provider, kind, plan, usd, calls)
-        select ${day}, ${provider}, o.kind, o.plan, ${usd}, 1 from owner o
-        on conflict (day, provider, kind, plan) do update
-          set usd = provider_spend_daily.usd + excluded.usd, calls = provider_spend_daily.calls + 1
-      ), by_user as (
-        insert into user_spend_daily (uid, day, usd) select o.uid, ${day}, ${usd} from owner o where o.has_account
-        on conflict (uid, day) do update set usd = user_spend_daily.usd + excluded.usd
-      )
-      select uid, kind, plan from owner`.execute(this.db);
-    return rows[0]!;
+    return this.db.transaction().execute(async (trx) => {
+      // The account before the generation, the order of every ending and of the closure: taken the other
+      // way round, an ending holding the account and waiting for the generation deadlocks with this. Held
+      // against a closure under way too: one that commits first leaves no account to add a day to.
+      const account = await sql<{ plan: PlanId }>`
+        select plan from accounts where uid = ${generation.uid} for key share`.execute(trx);
+      const owner = { plan: account.rows[0]?.plan ?? 'free', hasAccount: account.rows.length > 0 };
+      const { rows } = await sql<{ kind: GenerationKind }>`
+        with g as (
+          update generations set cost_usd = coalesce(cost_usd, 0) + ${usd} where id = ${generation.id}
+          returning kind
+        ), caller as (
+          select kind from g
+          union all
+          select ${generation.kind} where not exists (select 1 from g)
+        ), by_provider as (
+          insert into provider_spend_daily (day, provider, kind, plan, usd, calls)
+          select ${day}, ${provider}, c.kind, ${owner.plan}, ${usd}, 1 from caller c
+          on conflict (day, provider, kind, plan) do update
+            set usd = provider_spend_daily.usd + excluded.usd, calls = provider_spend_daily.calls + 1
+        ), by_user as (
+          insert into user_spend_daily (uid, day, usd) select ${generation.uid}, ${day}, ${usd} where ${owner.hasAccount}
+          on conflict (uid, day) do update set usd = user_spend_daily.usd + excluded.usd
+        )
+        select kind from caller`.execute(trx);
+      return { uid: generation.uid, kind: rows[0]!.kind, plan: owner.plan };
+    });
   }
 
   /** Today's (UTC) estimated spend per provider, and in all. */
