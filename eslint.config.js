@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import generationJobOwner from './eslint-rules/generation-job-owner.js';
 
 const PACKAGES = ['shared', 'core', 'simulator', 'server', 'worker', 'ops', 'client', 'testing', 'scripts'];
 /**
@@ -62,6 +63,13 @@ export default tseslint.config(
   ...Object.entries(MAY_IMPORT).map(([name, allowed]) =>
     boundaries([`${name}/src/**/*.ts`, `${name}/src/**/*.tsx`, `${name}/lib/**/*.ts`, `${name}/*.ts`], allowed),
   ),
+  {
+    // One owner for a generation's job and files: product code reaches them through it.
+    files: ['{core,server,worker,ops}/src/**/*.ts'],
+    ignores: ['core/src/queue/job-owner.ts', 'core/src/artifacts/**'],
+    plugins: { mediagen: { rules: { 'generation-job-owner': generationJobOwner } } },
+    rules: { 'mediagen/generation-job-owner': 'error' },
+  },
   {
     files: ['**/*.js', '**/*.config.ts', 'vitest.config.ts'],
     ...tseslint.configs.disableTypeChecked,

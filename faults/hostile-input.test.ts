@@ -48,7 +48,7 @@ async function ledger(): Promise<Ledger> {
   const { db } = server.app.database;
   const balance = await new GenerationLifecycle(db).balance(user.uid);
   const tokens = GENERATION_KINDS.reduce((sum, kind) => sum + balance.tokens[kind], 0);
-  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.producer.queue(kind).getJobCounts()));
+  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.jobs.queue(kind).getJobCounts()));
   const jobs = counts.reduce((sum, count) => sum + Object.values(count).reduce((a, b) => a + b, 0), 0);
   const { recorded } = await db
     .selectFrom('generations')

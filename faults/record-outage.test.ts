@@ -150,10 +150,10 @@ it('every Redis key of the queue prefix deleted under load: the reconciler bring
   users.push(...fresh);
   const from = accepted.length;
   for (const user of fresh) await submitAll(user, [REQUESTS.image, REQUESTS.speech, REQUESTS.video]);
-  await vi.waitUntil(
-    async () => (await server.app.producer.queue('image').getJobState(accepted[from]!.id)) === 'active',
-    { timeout: 10_000, interval: 50 },
-  );
+  await vi.waitUntil(async () => (await server.app.jobs.queue('image').getJobState(accepted[from]!.id)) === 'active', {
+    timeout: 10_000,
+    interval: 50,
+  });
 
   await deleteKeys(context.redis, `${context.prefix}:*`);
 

@@ -63,7 +63,7 @@ it('SIGKILL mid-call: every job completes exactly once on another worker, one to
     return queueEvents;
   });
   await Promise.all(events.map((queueEvents) => queueEvents.waitUntilReady()));
-  const queues = server.app.producer;
+  const queues = server.app.jobs;
   const record = new GenerationLifecycle(server.app.database.db);
   const providerTask = async (id: string) => (await record.find(id))?.providerTaskId ?? undefined;
   try {

@@ -20,6 +20,7 @@ export * from './lifecycle/generation-record';
 export * from './natural-batches';
 export * from './progress/progress-channel';
 export * from './queue/generation-jobs';
+export * from './queue/job-owner';
 export * from './queue/plan-change';
 export * from './recent-run-times';
 export * from './redis';

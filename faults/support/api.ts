@@ -63,6 +63,6 @@ export async function finalState(origin: string, user: TestUser, id: string, tim
 
 /** How many generation jobs the workers are running now, every kind together. */
 export async function activeJobs(server: TestApp): Promise<number> {
-  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.producer.queue(kind).getActiveCount()));
+  const counts = await Promise.all(GENERATION_KINDS.map((kind) => server.app.jobs.queue(kind).getActiveCount()));
   return counts.reduce((sum, count) => sum + count, 0);
 }

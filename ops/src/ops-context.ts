@@ -1,11 +1,12 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   EnvReader,
+  GenerationJobOwner,
   GenerationLifecycle,
   connectRedis,
+  createArtifactStore,
   openDatabase,
-  queueName,
   SpendControls,
   SpendLedger,
   readCommonSettings,
@@ -21,7 +22,7 @@ export { ConfigError as OpsConfigError } from '@mediagen/core';
 
 export interface OpsSettings extends Pick<
   CommonSettings,
-  'databaseUrl' | 'redis' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans'
+  'databaseUrl' | 'redis' | 'queuePrefix' | 'jobs' | 'jobRetention' | 'plans' | 'artifactStore'
 > {
   /** MAX_IN_FLIGHT_PER_USER, as the API has it: a retry keeps to it as a submission does. */
   maxInFlightPerUser: number;
@@ -43,11 +44,15 @@ export interface OpsContext {
   database: RecordDatabase;
   lifecycle: GenerationLifecycle;
   spend: { ledger: SpendLedger; controls: SpendControls };
+  /** Adds, moves, withdraws and forgets generations' jobs, as the server and the worker do. */
+  jobs: GenerationJobOwner;
+  /** The queues, to read and to pause; a job is changed through `jobs`. */
   queues: Record<GenerationKind, Queue<GenerationJobData>>;
   close(): Promise<void>;
 }
 
 export async function openOpsContext(settings: OpsSettings): Promise<OpsContext> {
+  const artifacts = await createArtifactStore(settings.artifactStore);
   const database = openDatabase(settings.databaseUrl, { maxConnections: 2, applicationName: 'mediagen-queues-cli' });
   // A producer connection: an operator wants an error now, not a command queued until Redis returns.
   const redis = await connectRedis(settings.redis, 'producer', 'queues-cli').catch(async (error: unknown) => {
@@ -55,21 +60,29 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     throw error;
   });
   const ledger = new SpendLedger(database.db);
-  const queues = Object.fromEntries(
-    GENERATION_KINDS.map((kind) => [
-      kind,
-      new Queue<GenerationJobData>(queueName(kind), { connection: redis, prefix: settings.queuePrefix }),
-    ]),
-  ) as Record<GenerationKind, Queue<GenerationJobData>>;
+  const lifecycle = new GenerationLifecycle(database.db, { plans: settings.plans });
+  const jobs = new GenerationJobOwner({
+    connection: redis,
+    prefix: settings.queuePrefix,
+    retry: settings.jobs,
+    retention: settings.jobRetention,
+    artifacts,
+    log: { warn: (details, message) => console.warn(`warning: ${message}`, details) },
+  });
+  const queues = Object.fromEntries(GENERATION_KINDS.map((kind) => [kind, jobs.queue(kind)])) as Record<
+    GenerationKind,
+    Queue<GenerationJobData>
+  >;
   return {
     settings,
     redis,
     database,
-    lifecycle: new GenerationLifecycle(database.db, { plans: settings.plans }),
+    lifecycle,
     spend: { ledger, controls: new SpendControls(database.db, redis, settings.queuePrefix, ledger) },
+    jobs,
     queues,
     async close() {
-      await Promise.all(Object.values(queues).map((queue) => queue.close()));
+      await jobs.close();
       await redis.quit().catch(() => undefined);
       await database.close();
     },

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +60,7 @@ beforeEach(async () => {
     queuePrefix: prefix,
     jobs: retry,
     jobRetention: retention,
+    artifactStore: { kind: 'file', directory: resolve(tmpdir(), prefix, 'artifacts') },
     maxInFlightPerUser: MAX_IN_FLIGHT,
   });
   connections = [];

@@ -139,7 +139,7 @@ async function expectClosedForGood(account: Account, answers: readonly Answer[])
 
 function jobState(id: string): Promise<string> {
   const kind = GENERATION_ID_PATTERN.exec(id)![1] as GenerationKind;
-  return server.app.producer.queue(kind).getJobState(id);
+  return server.app.jobs.queue(kind).getJobState(id);
 }
 
 /** `RACES_PER_INTERLEAVING` races, `SIDE_BY_SIDE` at a time, each on an account of its own. */

@@ -29,27 +29,20 @@ afterAll(async () => {
 
 const silent = { warn: () => undefined, error: () => undefined };
 
-/** The service on the real record, with a producer and a view of the line the test decides. */
-function service(
-  add: (generation: { id: string }) => Promise<void>,
-  waitingByPriority: () => Promise<readonly number[]> = async () => [],
-) {
-  const positions = new QueuePositions(
-    database.db,
-    { waitingByPriority, isHeldBack: async () => false, workerCount: async () => null, meanRunMs: async () => null },
-    DEFAULT_PLAN_RULES,
-  );
+/** The service on the real record, with a queue whose add the test decides. */
+function service(add: (generation: { id: string }) => Promise<void>) {
+  const positions = new QueuePositions(database.db, {
+    isHeldBack: async () => false,
+    workerCount: async () => null,
+    meanRunMs: async () => null,
+  });
   return new GenerationService({
     lifecycle,
     history: new GenerationHistory(database.db),
     views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
-    positions,
     plans: DEFAULT_PLAN_RULES,
     speechModel: DEFAULT_SPEECH_MODEL,
-    producer: { add, removeWaiting: async () => false, forget: async () => false },
-    artifacts: { remove: async () => undefined },
-    signalCancel: async () => undefined,
-    forgetProgress: async () => undefined,
+    jobs: { submitted: add, canceled: async () => ({ jobRemoved: false }), gone: async () => undefined },
     emailHash: () => null,
     log: silent,
     maxInFlightPerUser: 3,
@@ -85,18 +78,4 @@ it('goes on when a worker already took the job before the error reached the API,
   const { generation } = await service.submit(user, { kind: 'video', prompt: 'a harbour' });
   expect(generation.status).toBe('active');
   expect((await service.me(user)).tokens.video).toBe(TOKEN_ALLOWANCE.video - 1);
-});
-
-it('accepts a generation whose place in line Redis could not give, with its place counted from the record', async () => {
-  const lineUnreadable = service(
-    async () => undefined,
-    async () => {
-      throw new Error('Connection is closed.');
-    },
-  );
-  const user = signedInAs('position-lost');
-  const { generation } = await lineUnreadable.submit(user, { kind: 'image', prompt: 'a lighthouse' });
-  // Anything but a 202 here would invite the creator to submit again and pay twice.
-  expect(generation).toMatchObject({ status: 'queued', token: 'held', queue: { position: 1 } });
-  expect((await lineUnreadable.me(user)).tokens.image).toBe(TOKEN_ALLOWANCE.image - 1);
 });

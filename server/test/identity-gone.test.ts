@@ -79,7 +79,7 @@ describe('an identity deleted at the identity service', () => {
     await expect.poll(async () => (await api.me()).status, { timeout: 10_000 }).toBe(401);
     await expect.poll(() => recordOf(user.uid)).toEqual(NOTHING);
     expect(await filesOf(image.id)).toEqual([]);
-    expect(await server.app.producer.queue('video').getJob(video)).toBeUndefined();
+    expect(await server.app.jobs.queue('video').getJob(video)).toBeUndefined();
     expect(await traceOf(user.email)).toMatchObject({ image_spent: 1, video_spent: 0, speech_spent: 0 });
     await expectBoundByTrace(user.email);
   });

@@ -74,7 +74,7 @@ describe('DELETE /api/generations/:id', () => {
     expect((await api.remove(body.id)).status).toBe(204);
     expect((await api.get(body.id)).status).toBe(404);
     expect((await api.me()).body.tokens.video).toBe(1);
-    expect(await server.app.producer.queue('video').getJob(body.id)).toBeUndefined();
+    expect(await server.app.jobs.queue('video').getJob(body.id)).toBeUndefined();
   });
 
   it("answers 404 for someone else's generation and changes nothing", async () => {

@@ -75,14 +75,13 @@ describe('admin identity', () => {
 
 describe('queue ETA', () => {
   const load = (workers: number | null, meanRunMs: number | null) => ({
-    waitingByPriority: async () => [],
     isHeldBack: async () => false,
     workerCount: async () => workers,
     meanRunMs: async () => meanRunMs,
   });
   // The ETA needs no database: only the position, the recent run times and the workers.
   const positions = (workers: number | null, meanRunMs: number | null) =>
-    new QueuePositions(undefined as never, load(workers, meanRunMs), DEFAULT_PLAN_RULES);
+    new QueuePositions(undefined as never, load(workers, meanRunMs));
 
   it('is position × mean run time ÷ workers', async () => {
     expect(await positions(2, 1000).eta('speech', 3)).toEqual({ position: 3, etaMs: 1500 });

@@ -1,5 +1,6 @@
-import { Queue, type Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import {
+  GenerationJobOwner,
   GenerationLifecycle,
   RecentRunTimes,
   connectRedis,
@@ -8,13 +9,11 @@ import {
   onCancelSignals,
   openDatabase,
   publishProgress,
-  queueName,
   SpendControls,
   SpendLedger,
   type ArtifactStore,
-  type GenerationJobData,
 } from '@mediagen/core';
-import { GENERATION_KINDS, PLAN_IDS, type GenerationKind } from '@mediagen/shared';
+import { PLAN_IDS } from '@mediagen/shared';
 import type { WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
@@ -105,6 +104,15 @@ export async function startGenerationWorkers(
     await createArtifactStore(config.artifactStore),
     options.clock ?? Date.now,
   );
+  // Whichever process holds the reconciler's lock reconciles every kind, served here or not.
+  const jobs = new GenerationJobOwner({
+    connection: commands,
+    prefix: config.queuePrefix,
+    retry: config.jobs,
+    retention: config.jobRetention,
+    artifacts: context.artifacts,
+    log: { warn: (details, message) => console.warn(`[worker] ${message}`, details) },
+  });
   const metrics = options.metrics ?? new WorkerMetrics();
   const breakers = new ProviderBreakers(
     config.breaker,
@@ -136,7 +144,7 @@ export async function startGenerationWorkers(
       metrics,
       new ProviderRateLimiter(commands, config.queuePrefix, config.providerLimits),
     ),
-    artifacts: context.artifacts,
+    jobs,
     metrics,
     recentRuns: new RecentRunTimes(commands, config.queuePrefix),
     publishProgress: (event) => publishProgress(commands, config.queuePrefix, event),
@@ -158,33 +166,24 @@ export async function startGenerationWorkers(
 
   const kindWorkers = await startKindWorkers(config, run);
 
-  // Whichever process holds the reconciler's lock reconciles every kind, served here or not.
-  const queues = Object.fromEntries(
-    GENERATION_KINDS.map((kind) => [
-      kind,
-      new Queue<GenerationJobData>(queueName(kind), { connection: commands, prefix: config.queuePrefix }),
-    ]),
-  ) as Record<GenerationKind, Queue<GenerationJobData>>;
   const reconciler = new Reconciler({
     db: database.db,
     lifecycle,
-    queues,
-    retry: config.jobs,
-    retention: config.jobRetention,
+    jobs,
     plans: config.plans,
     staleAfterMs: config.reconciler.staleAfterMs,
     jobDeadlineMs: config.jobDeadlineMs,
   });
   const retention = new RetentionSweep({
     lifecycle,
-    artifacts: context.artifacts,
+    jobs,
     retentionDays: config.artifactRetentionDays,
     log: (message) => console.warn(`[worker] ${message}`),
   });
   const aging = new PriorityAging({
     db: database.db,
     lifecycle,
-    queues,
+    jobs,
     afterMs: config.priorityAgingMs,
     topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),
   });
@@ -209,7 +208,7 @@ export async function startGenerationWorkers(
       breakers.shutdown();
       await downloader.close();
       await stopListening();
-      await Promise.allSettled(Object.values(queues).map((queue) => queue.close()));
+      await jobs.close();
       await subscriber.quit().catch(() => undefined);
       await commands.quit().catch(() => undefined);
       await database.close();

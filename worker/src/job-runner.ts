@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from
 import {
   artifactKeys,
   type PauseReason,
-  type ArtifactStore,
+  type GenerationJobOwner,
   type GenerationJobData,
   type GenerationLifecycle,
   type GenerationRecord,
@@ -52,7 +52,8 @@ export interface JobRunnerDeps {
   lifecycle: GenerationLifecycle;
   processors: { [K in GenerationKind]: GenerationProcessor<K> };
   gateway: ProviderGateway;
-  artifacts: ArtifactStore;
+  /** Deletes the files of a result nobody may have (its generation was canceled first). */
+  jobs: Pick<GenerationJobOwner, 'discarded'>;
   metrics: WorkerMetrics;
   recentRuns: RecentRunTimes;
   publishProgress(event: ProgressEvent): Promise<void>;
@@ -146,7 +147,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
         const { key, markedKey } = outcome.completed;
         const recorded = artifactKeys(told.current?.artifact ?? null);
         const orphans = (markedKey ? [key, markedKey] : [key]).filter((file) => !recorded.includes(file));
-        for (const file of orphans) await deps.artifacts.remove(file).catch(() => undefined);
+        await deps.jobs.discarded(orphans).catch(() => undefined);
         await job
           .log(
             `not completed: the generation was ${told.current?.status ?? 'removed'} first` +

@@ -1,12 +1,10 @@
-import type { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
-import type { Database, GenerationJobData, GenerationLifecycle } from '@mediagen/core';
-import type { GenerationKind } from '@mediagen/shared';
+import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
 
 interface Options {
   db: Kysely<Database>;
   lifecycle: Pick<GenerationLifecycle, 'moveInLine'>;
-  queues: Record<GenerationKind, Queue<GenerationJobData>>;
+  jobs: Pick<GenerationJobOwner, 'reprioritized'>;
   /** A job that has waited this long runs next, whatever its plan (PRIORITY_AGING_SECONDS). */
   afterMs: number;
   /** The best priority of any plan (Enterprise's). */
@@ -27,7 +25,7 @@ export class PriorityAging {
 
   /** One pass; the ids of the generations it moved up. */
   async pass(): Promise<string[]> {
-    const { db, lifecycle, queues, afterMs, topPriority } = this.options;
+    const { db, lifecycle, jobs, afterMs, topPriority } = this.options;
     const now = (this.options.clock ?? Date.now)();
     const waiting = await db
       .selectFrom('generations')
@@ -39,16 +37,11 @@ export class PriorityAging {
       .limit(this.options.batch ?? 200)
       .execute();
     const promoted: string[] = [];
-    for (const { id, kind } of waiting) {
-      // A job gone from Redis is the reconciler's to put back.
-      const job = await queues[kind].getJob(id);
-      if (job === undefined) continue;
-      if (job.priority > topPriority) {
-        if ((await job.getState()) !== 'prioritized') continue;
-        await job.changePriority({ priority: topPriority });
-        promoted.push(id);
-      }
-      await lifecycle.moveInLine(id, topPriority);
+    for (const generation of waiting) {
+      // The record's line first, then the job: a job a worker took meanwhile runs as it is, and one gone
+      // from Redis is the reconciler's to put back, at the priority the record now says.
+      if (!(await lifecycle.moveInLine(generation.id, topPriority))) continue;
+      if (await jobs.reprioritized(generation, topPriority)) promoted.push(generation.id);
     }
     return promoted;
   }

@@ -1,14 +1,6 @@
-import type { Queue } from 'bullmq';
 import { sql, type Kysely } from 'kysely';
-import {
-  generationJobOptions,
-  type Database,
-  type GenerationJobData,
-  type GenerationLifecycle,
-  type JobRetention,
-  type RetryPolicy,
-} from '@mediagen/core';
-import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
+import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
+import type { PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
@@ -36,9 +28,7 @@ export interface ReconcileReport {
 export interface ReconcilerOptions {
   db: Kysely<Database>;
   lifecycle: GenerationLifecycle;
-  queues: Record<GenerationKind, Queue<GenerationJobData>>;
-  retry: RetryPolicy;
-  retention: JobRetention;
+  jobs: Pick<GenerationJobOwner, 'queue' | 'requeued'>;
   plans: PlanCatalogue;
   /** A generation untouched for this long is checked (the API enqueues right after it records). */
   staleAfterMs: number;
@@ -81,7 +71,7 @@ export class Reconciler {
   }
 
   private async pass(): Promise<ReconcileReport> {
-    const { db, lifecycle, queues } = this.options;
+    const { db, lifecycle, jobs } = this.options;
     const now = this.clock();
     const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [] };
     const unfinished = await db
@@ -95,8 +85,7 @@ export class Reconciler {
       .execute();
     for (const generation of unfinished) {
       report.checked += 1;
-      const queue = queues[generation.kind];
-      const job = await queue.getJob(generation.id);
+      const job = await jobs.queue(generation.kind).getJob(generation.id);
       const state = job === undefined ? 'unknown' : await job.getState();
       if (LIVE_JOB_STATES.has(state)) continue;
       const outcome = job?.data.outcome;
@@ -109,7 +98,6 @@ export class Reconciler {
         continue;
       }
       // A job that ended without an outcome kept (or one an operator removed) is gone for our purposes.
-      if (job !== undefined) await job.remove().catch(() => undefined);
       const overdue =
         generation.status === 'active' &&
         generation.started_at !== null &&
@@ -121,14 +109,11 @@ export class Reconciler {
         }
         continue;
       }
-      // At the priority it had (the priority aging may have moved it up); BullMQ puts it last of that level.
+      // At the priority it had (the priority aging may have moved it up), last of that level in BullMQ and
+      // in the record's line alike.
       const priority = generation.queue_priority ?? this.options.plans[generation.plan ?? 'free'].queuePriority;
-      await queue.add(
-        generation.kind,
-        { kind: generation.kind },
-        generationJobOptions(generation.id, this.options.retry, this.options.retention, priority),
-      );
-      if (generation.status === 'queued') await lifecycle.moveInLine(generation.id, priority);
+      await jobs.requeued(generation, priority);
+      await lifecycle.moveInLine(generation.id, priority);
       report.requeued.push(generation.id);
     }
     return report;

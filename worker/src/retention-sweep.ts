@@ -1,4 +1,4 @@
-import type { ArtifactStore, GenerationLifecycle } from '@mediagen/core';
+import type { GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
 import { DAY_MS, type PlanId } from '@mediagen/shared';
 
 /** Files let go per batch: each batch is one short statement, so a large backlog never holds locks long. */
@@ -20,7 +20,7 @@ export class RetentionSweep {
   constructor(
     private readonly options: {
       lifecycle: Pick<GenerationLifecycle, 'expireArtifacts'>;
-      artifacts: Pick<ArtifactStore, 'remove'>;
+      jobs: Pick<GenerationJobOwner, 'discarded'>;
       retentionDays: Partial<Record<PlanId, number>>;
       clock?: () => number;
       log(message: string): void;
@@ -37,18 +37,14 @@ export class RetentionSweep {
     for (;;) {
       const expired = await this.options.lifecycle.expireArtifacts(cutoffs, BATCH);
       for (const { id, artifactKeys } of expired) {
-        const removed = await Promise.all(
-          artifactKeys.map((artifactKey) =>
-            this.options.artifacts.remove(artifactKey).then(
-              () => true,
-              (error: unknown) => {
-                this.options.log(`retention: could not delete ${artifactKey} of ${id}: ${String(error)}`);
-                return false;
-              },
-            ),
-          ),
+        const removed = await this.options.jobs.discarded(artifactKeys).then(
+          () => true,
+          (error: unknown) => {
+            this.options.log(`retention: could not delete the files of ${id}: ${String(error)}`);
+            return false;
+          },
         );
-        if (removed.every(Boolean)) report.expired += 1;
+        if (removed) report.expired += 1;
         else report.failed += 1;
       }
       if (expired.length < BATCH) return report;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
+import type { GenerationKind } from '@mediagen/shared';
 import { PriorityAging } from '../src/priority-aging';
 import { WorkerHarness, imageRequest, speechRequest, videoRequest } from './support/harness';
 
@@ -17,10 +17,7 @@ function aging(minutesLater: number, batch?: number): PriorityAging {
   return new PriorityAging({
     db: harness.records.db,
     lifecycle: harness.lifecycle,
-    queues: Object.fromEntries(GENERATION_KINDS.map((kind) => [kind, harness.queue(kind)])) as Record<
-      GenerationKind,
-      ReturnType<WorkerHarness['queue']>
-    >,
+    jobs: harness.jobs,
     afterMs: 2 * MINUTE,
     topPriority: ENTERPRISE,
     clock: () => Date.now() + minutesLater * MINUTE,

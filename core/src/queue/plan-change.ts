@@ -1,14 +1,10 @@
-import type { Queue } from 'bullmq';
-import type { GenerationKind, PlanCatalogue, PlanId } from '@mediagen/shared';
+import type { PlanCatalogue, PlanId } from '@mediagen/shared';
 import type { GenerationLifecycle } from '../lifecycle/generation-lifecycle';
-import type { GenerationJobData } from './generation-jobs';
-
-/** A job in one of these states waits for a worker: its priority can still change. */
-const WAITING_JOB_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+import type { GenerationJobOwner } from './job-owner';
 
 export interface PlanChangeDeps {
   lifecycle: Pick<GenerationLifecycle, 'setPlan' | 'queuedOf'>;
-  queue(kind: GenerationKind): Queue<GenerationJobData>;
+  jobs: Pick<GenerationJobOwner, 'reprioritized'>;
   plans: PlanCatalogue;
 }
 
@@ -28,13 +24,6 @@ export async function changePlan(
   if (!result.changed) return result;
   const priority = deps.plans[plan].queuePriority;
   const waiting = await deps.lifecycle.queuedOf(uid);
-  await Promise.all(
-    waiting.map(async ({ id, kind }) => {
-      const job = await deps.queue(kind).getJob(id);
-      if (job === undefined || !WAITING_JOB_STATES.has(await job.getState())) return;
-      // Taken by a worker between the two reads: it runs at the priority it had.
-      await job.changePriority({ priority }).catch(() => undefined);
-    }),
-  );
+  await Promise.all(waiting.map((generation) => deps.jobs.reprioritized(generation, priority)));
   return result;
 }

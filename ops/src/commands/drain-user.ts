@@ -1,4 +1,3 @@
-import { signalCancel } from '@mediagen/core';
 import type { GenerationKind, TokenBalance, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -35,13 +34,7 @@ export async function drainUser(ctx: OpsContext, uid: string, reason: string): P
   const generations: DrainedGeneration[] = [];
   for (const { id, kind, status } of inFlight) {
     const canceled = await ctx.lifecycle.cancel(id, { by: 'operator', reason });
-    const jobRemoved = canceled.ok
-      ? await ctx.queues[kind]
-          .getJobState(id)
-          .then(async (state) => state !== 'active' && state !== 'unknown' && (await ctx.queues[kind].remove(id)) === 1)
-          .catch(() => false)
-      : false;
-    if (canceled.ok) await signalCancel(ctx.redis, ctx.settings.queuePrefix, id).catch(() => undefined);
+    const { jobRemoved } = canceled.ok ? await ctx.jobs.canceled({ id, kind }) : { jobRemoved: false };
     generations.push({
       id,
       kind,

@@ -1,4 +1,4 @@
-import { generationJobOptions, type RetryOutcome } from '@mediagen/core';
+import type { RetryOutcome } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -50,13 +50,7 @@ export async function retryFailed(
       reports.push({ id, kind, uid, ...skipped(retried), charged: false });
       continue;
     }
-    await ctx.queues[kind].remove(id).catch(() => 0);
-    const priority = ctx.settings.plans[retried.plan].queuePriority;
-    await ctx.queues[kind].add(
-      kind,
-      { kind },
-      generationJobOptions(id, ctx.settings.jobs, ctx.settings.jobRetention, priority),
-    );
+    await ctx.jobs.requeued({ id, kind }, ctx.settings.plans[retried.plan].queuePriority);
     reports.push({ id, kind, uid, result: 'retried', charged: !options.free });
   }
   return reports;

@@ -15,11 +15,7 @@ export interface PlanResult {
  */
 export async function userPlan(ctx: OpsContext, uid: string, plan: PlanId | null, reason: string): Promise<PlanResult> {
   if (plan === null) return { changed: false, from: null, balance: await ctx.lifecycle.balance(uid) };
-  const deps = {
-    lifecycle: ctx.lifecycle,
-    queue: (kind: keyof OpsContext['queues']) => ctx.queues[kind],
-    plans: ctx.settings.plans,
-  };
+  const deps = { lifecycle: ctx.lifecycle, jobs: ctx.jobs, plans: ctx.settings.plans };
   return changePlan(deps, uid, plan, reason).catch((error: unknown) => {
     throw error instanceof AccountClosedError ? new NotFoundError(`the account of user '${uid}' was closed`) : error;
   });

@@ -1,5 +1,5 @@
-import type { AccountClosure, ArtifactStore } from '@mediagen/core';
-import { RECENT_SIGN_IN_MAX_AGE_MS, type GenerationKind } from '@mediagen/shared';
+import type { AccountClosure, GenerationJobOwner } from '@mediagen/core';
+import { RECENT_SIGN_IN_MAX_AGE_MS } from '@mediagen/shared';
 import { confirmSignIn } from '../auth/fresh-sign-in';
 import type { AuthUser, IdentityVerifier } from '../auth/identity-verifier';
 import { ServiceError } from '../http/errors';
@@ -12,13 +12,10 @@ export interface AccountServiceLogger {
 export interface AccountServiceOptions {
   closure: Pick<AccountClosure, 'close' | 'isClosed'>;
   identity: Pick<IdentityVerifier, 'account' | 'deleteAccount'>;
-  artifacts: Pick<ArtifactStore, 'remove'>;
   /** Token sync's sessions (POST /api/session). */
   sessions: Pick<CookieSessions, 'open' | 'end' | 'endAll'>;
-  /** Takes a deleted generation's job out of its queue (false when a worker holds it). */
-  forgetJob(kind: GenerationKind, id: string): Promise<boolean>;
-  signalCancel(id: string): Promise<void>;
-  forgetProgress(ids: readonly string[]): Promise<void>;
+  /** Clears what is left of the account's generations on the queue side: files, jobs, progress. */
+  jobs: Pick<GenerationJobOwner, 'gone'>;
   /** Deletes the user's own keys in Redis: admin sessions, socket presence, rate-limit counters. */
   forgetUserKeys(uid: string): Promise<void>;
   emailHash(email: string | null): string | null;
@@ -87,16 +84,15 @@ export class AccountService {
   private async closeRecord(uid: string, emailHash: string | null): Promise<void> {
     const { options } = this;
     const closed = await options.closure.close(uid, emailHash);
-    const running = closed.generations.filter(
-      (generation) => generation.status === 'queued' || generation.status === 'active',
-    );
     const tidy = await Promise.allSettled([
-      ...closed.generations.map(async (generation) => {
-        for (const key of generation.artifactKeys) await options.artifacts.remove(key);
-        await options.forgetJob(generation.kind, generation.id);
-      }),
-      ...running.map((generation) => options.signalCancel(generation.id)),
-      options.forgetProgress(closed.generations.map((generation) => generation.id)),
+      options.jobs.gone(
+        closed.generations.map((generation) => ({
+          id: generation.id,
+          kind: generation.kind,
+          artifactKeys: generation.artifactKeys,
+          wasRunning: generation.status === 'queued' || generation.status === 'active',
+        })),
+      ),
       options.forgetUserKeys(uid),
     ]);
     for (const result of tidy) {

@@ -1,11 +1,16 @@
-import { AccountClosedError, changePlan, type AccountBalance, type GenerationLifecycle } from '@mediagen/core';
+import {
+  AccountClosedError,
+  changePlan,
+  type AccountBalance,
+  type GenerationJobOwner,
+  type GenerationLifecycle,
+} from '@mediagen/core';
 import type { PlanCatalogue, PlanChange, PlanId } from '@mediagen/shared';
 import { notFound } from '../http/errors';
-import type { GenerationProducer } from '../queue/generation-producer';
 
 interface Options {
   lifecycle: Pick<GenerationLifecycle, 'setPlan' | 'balance' | 'queuedOf'>;
-  producer: Pick<GenerationProducer, 'queue'>;
+  jobs: Pick<GenerationJobOwner, 'reprioritized'>;
   plans: PlanCatalogue;
 }
 
@@ -22,13 +27,8 @@ export class PlanService {
   }
 
   async set(uid: string, plan: PlanId, reason: string): Promise<PlanChange> {
-    const { lifecycle, producer, plans } = this.options;
-    const result = await changePlan(
-      { lifecycle, queue: (kind) => producer.queue(kind), plans },
-      uid,
-      plan,
-      reason,
-    ).catch((error: unknown) => {
+    const { lifecycle, jobs, plans } = this.options;
+    const result = await changePlan({ lifecycle, jobs, plans }, uid, plan, reason).catch((error: unknown) => {
       // A closed account has no plan to set: there is no such user any more.
       throw error instanceof AccountClosedError ? notFound() : error;
     });

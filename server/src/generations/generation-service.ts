@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import {
   artifactKeys,
   newGenerationId,
-  type ArtifactStore,
+  type GenerationJobOwner,
   type GenerationLifecycle,
   type GenerationRecord,
 } from '@mediagen/core';
@@ -28,10 +28,8 @@ import {
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
-import type { GenerationProducer } from '../queue/generation-producer';
 import type { GenerationHistory } from './generation-history';
 import type { GenerationViews } from './generation-views';
-import type { QueuePositions } from './queue-positions';
 
 export interface SubmitOutcome {
   generation: Generation;
@@ -55,18 +53,12 @@ export interface GenerationServiceOptions {
   lifecycle: GenerationLifecycle;
   history: GenerationHistory;
   views: GenerationViews;
-  positions: QueuePositions;
   /** What each plan allows (request limits) and its jobs' priority. */
   plans: PlanCatalogue;
   /** The speech model in use (SPEECH_MODEL): its rules check speech requests, and it is recorded with them. */
   speechModel: SpeechModel;
-  producer: Pick<GenerationProducer, 'add' | 'removeWaiting' | 'forget'>;
-  /** Where results are kept: a deleted generation's file goes with it. */
-  artifacts: Pick<ArtifactStore, 'remove'>;
-  /** Tells the worker holding a generation to stop its provider call now. */
-  signalCancel(id: string): Promise<void>;
-  /** Drops what Redis keeps of deleted generations (their latest progress). */
-  forgetProgress(ids: readonly string[]): Promise<void>;
+  /** What follows a submission, a cancel or a deletion on the queue side (jobs, files, the worker told). */
+  jobs: Pick<GenerationJobOwner, 'submitted' | 'canceled' | 'gone'>;
   /** The keyed hash of a user's email, under which a closed account's trace is kept (core's emailHash). */
   emailHash(email: string | null): string | null;
   log: GenerationServiceLogger;
@@ -108,10 +100,6 @@ export class GenerationService {
     await this.checkPlanLimits(user.uid, request);
 
     const { kind } = request;
-    // The line is read while the charge commits. The place only informs the page, so a read that fails must
-    // not turn an accepted, charged generation's answer into an error (the creator would submit again and
-    // pay twice): the view then counts the place from the record.
-    const line = this.options.positions.line(kind).catch(() => undefined);
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
       uid: user.uid,
@@ -144,14 +132,9 @@ export class GenerationService {
         throw new ServiceError(402, 'TOKENS_EXHAUSTED', tokensExhaustedMessage(days));
       }
       case 'accepted': {
-        const priority = this.options.plans[outcome.plan].queuePriority;
-        const enqueued = await this.enqueue(outcome.generation, priority);
-        const joined = enqueued.status === 'queued' ? await line : undefined;
-        const queue =
-          joined === undefined
-            ? undefined
-            : await this.options.positions.joined(kind, joined, priority).catch(() => undefined);
-        return { generation: await this.options.views.one(enqueued, queue), replayed: false };
+        const enqueued = await this.enqueue(outcome.generation, this.options.plans[outcome.plan].queuePriority);
+        // Its place in line is counted from the record, as everywhere else.
+        return { generation: await this.options.views.one(enqueued), replayed: false };
       }
     }
   }
@@ -164,7 +147,7 @@ export class GenerationService {
    */
   private async enqueue(generation: GenerationRecord, priority: number): Promise<GenerationRecord> {
     try {
-      await this.options.producer.add(generation, priority);
+      await this.options.jobs.submitted(generation, priority);
       return generation;
     } catch (error) {
       this.options.log.error({ err: error, generationId: generation.id }, 'enqueue failed; failing the generation');
@@ -214,16 +197,8 @@ export class GenerationService {
     }
     const canceled = outcome.generation;
     if (canceled.token === 'refunded') this.options.events?.refunded?.(canceled.kind);
-    // The record decided; these only save a worker the trip. Neither failing changes the outcome.
-    await Promise.all([
-      this.options.producer.removeWaiting(canceled.kind, id).catch((error: unknown) => {
-        this.options.log.warn(
-          { err: error, generationId: id },
-          'could not remove a canceled job; its worker will let it go',
-        );
-      }),
-      this.options.signalCancel(id).catch(() => undefined),
-    ]);
+    // The record decided; this only saves a worker the trip, and failing changes nothing.
+    await this.options.jobs.canceled(canceled);
     return this.options.views.one(canceled);
   }
 
@@ -237,19 +212,16 @@ export class GenerationService {
     if (!outcome.ok) throw notFound();
     const { removed } = outcome;
     if (removed.status === 'canceled' && removed.token === 'refunded') this.options.events?.refunded?.(removed.kind);
-    // The record decided; the rest only tidies up. A file or job left behind is logged, and harmless: no
-    // record points at it any more.
-    const tidy = await Promise.allSettled([
-      ...artifactKeys(removed.artifact).map((key) => this.options.artifacts.remove(key)),
-      this.options.producer.forget(removed.kind, id),
-      this.options.forgetProgress([id]),
-      removed.status === 'canceled' ? this.options.signalCancel(id) : Promise.resolve(),
+    // The record decided; the rest only tidies up (failures are logged, and harmless: no record points at
+    // what is left).
+    await this.options.jobs.gone([
+      {
+        id,
+        kind: removed.kind,
+        artifactKeys: artifactKeys(removed.artifact),
+        wasRunning: removed.status === 'canceled',
+      },
     ]);
-    for (const result of tidy) {
-      if (result.status === 'rejected') {
-        this.options.log.warn({ err: result.reason, generationId: id }, 'could not tidy up after a deletion');
-      }
-    }
   }
 
   async me(user: AuthUser): Promise<Me> {

@@ -17,16 +17,14 @@ export class GenerationViews {
     readonly artifactUrl: (key: string) => string,
   ) {}
 
-  async one(record: GenerationRecord, knownQueue?: QueuePosition): Promise<Generation> {
-    const [view] = await this.many([record], knownQueue === undefined ? undefined : new Map([[record.id, knownQueue]]));
+  async one(record: GenerationRecord): Promise<Generation> {
+    const [view] = await this.many([record]);
     return view!;
   }
 
-  async many(records: readonly GenerationRecord[], knownQueues?: Map<string, QueuePosition>): Promise<Generation[]> {
+  async many(records: readonly GenerationRecord[]): Promise<Generation[]> {
     const running = records.filter((record) => record.status === 'active').map((record) => record.id);
-    const waiting = records
-      .filter((record) => record.status === 'queued' && !knownQueues?.has(record.id))
-      .map((record) => record.id);
+    const waiting = records.filter((record) => record.status === 'queued').map((record) => record.id);
     // Progress and places in line help the page; without them it is still right, so a hiccup costs nothing.
     const [progress, queues] = await Promise.all([
       latestProgress(this.redis, this.prefix, running).catch(() => new Map()),
@@ -41,7 +39,7 @@ export class GenerationViews {
         {
           // Progress of an earlier version of the same run still counts: the run goes on across them.
           progress: published !== undefined && published.version <= record.version ? published.progress : undefined,
-          queue: knownQueues?.get(record.id) ?? queues.get(record.id),
+          queue: queues.get(record.id),
         },
       );
     });

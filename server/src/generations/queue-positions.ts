@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@mediagen/core';
-import { PLAN_IDS, type GenerationKind, type PlanCatalogue, type QueuePosition } from '@mediagen/shared';
+import type { GenerationKind, QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
 export interface QueueLoad {
-  /** Jobs of the kind waiting for a worker, by priority from 0 to `upTo` (the index; lower runs first). */
-  waitingByPriority(kind: GenerationKind, upTo: number): Promise<readonly number[]>;
   workerCount(kind: GenerationKind): Promise<number | null>;
   meanRunMs(kind: GenerationKind): Promise<number | null>;
   /** Whether the kind's provider is held back (spend controls): jobs wait with no estimate. */
@@ -21,16 +19,10 @@ export interface QueueLoad {
  * run of that kind has completed, or while no worker serves the kind.
  */
 export class QueuePositions {
-  /** The lowest priority any plan runs at: a submission reads the line that far. */
-  private readonly lastPriority: number;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly load: QueueLoad,
-    plans: PlanCatalogue,
-  ) {
-    this.lastPriority = Math.max(...PLAN_IDS.map((plan) => plans[plan].queuePriority));
-  }
+  ) {}
 
   async eta(kind: GenerationKind, position: number): Promise<QueuePosition> {
     const [mean, workers, held] = await Promise.all([
@@ -41,20 +33,6 @@ export class QueuePositions {
     if (held) return { position, etaMs: null, busy: true };
     const etaMs = mean === null || workers === null || workers === 0 ? null : Math.round((position * mean) / workers);
     return { position, etaMs };
-  }
-
-  /**
-   * The line as a submission of `kind` finds it, read from the queue (so a submission costs the same however
-   * long the line) while the submission is charged, so that its answer waits for one round trip fewer.
-   */
-  line(kind: GenerationKind): Promise<readonly number[]> {
-    return this.load.waitingByPriority(kind, this.lastPriority);
-  }
-
-  /** The place of a generation that joined `line` with `priority`: the jobs there that run before it, plus itself. */
-  joined(kind: GenerationKind, line: readonly number[], priority: number): Promise<QueuePosition> {
-    const ahead = line.slice(0, priority + 1).reduce((sum, count) => sum + count, 0);
-    return this.eta(kind, ahead + 1);
   }
 
   /**

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { AccountClosure, forgetProgress, signalCancel } from '@mediagen/core';
+import { AccountClosure } from '@mediagen/core';
 import { AccountService } from '../account/account-service';
 import { adminRateLimitNamespace } from '../admin/admin-rate-limit';
 import { SameEmailAccounts } from '../account/same-email-accounts';
@@ -16,11 +16,8 @@ export const accountsPlugin = fp(
     const accounts = new AccountService({
       closure,
       identity: app.identity,
-      artifacts: app.artifactStore,
       sessions: app.appSessions,
-      forgetJob: (kind, id) => app.producer.forget(kind, id),
-      signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),
-      forgetProgress: (ids) => forgetProgress(app.redis, config.queuePrefix, ids),
+      jobs: app.jobs,
       forgetUserKeys: async (uid) => {
         await Promise.all([
           app.adminSessions.endAll(uid),

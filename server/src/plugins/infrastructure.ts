@@ -1,15 +1,16 @@
 import fp from 'fastify-plugin';
 import {
+  GenerationJobOwner,
   RecentRunTimes,
   SpendControls,
   SpendLedger,
   connectRedis,
+  createArtifactStore,
   migrateToLatest,
   openDatabase,
 } from '@mediagen/core';
 import type { IdentityVerifier } from '../auth/identity-verifier';
 import { createFirebaseVerifier } from '../auth/identity-verifier';
-import { GenerationProducer } from '../queue/generation-producer';
 import { QueueInspector } from '../queue/queue-inspector';
 
 interface Options {
@@ -21,7 +22,8 @@ const DATABASE_CONNECTIONS = 10;
 
 /**
  * The outside world: the record (PostgreSQL, migrated at start), Redis (one producer connection that
- * fails fast, for requests), the queues, the spend controls, and the identity verifier.
+ * fails fast, for requests), where results are kept, generations' jobs, the spend controls, and the
+ * identity verifier.
  */
 export const infrastructurePlugin = fp<Options>(
   async (app, options) => {
@@ -44,16 +46,22 @@ export const infrastructurePlugin = fp<Options>(
     });
     app.decorate('redis', redis);
 
-    const producer = new GenerationProducer(redis, config.queuePrefix, config.jobs, config.jobRetention, app.log);
-    app.addHook('onClose', () => producer.close());
-    app.decorate('producer', producer);
+    const artifacts = await createArtifactStore(config.artifactStore);
+    app.decorate('artifactStore', artifacts);
+    const jobs = new GenerationJobOwner({
+      connection: redis,
+      prefix: config.queuePrefix,
+      retry: config.jobs,
+      retention: config.jobRetention,
+      artifacts,
+      log: app.log,
+    });
+    app.addHook('onClose', () => jobs.close());
+    app.decorate('jobs', jobs);
     const ledger = new SpendLedger(database.db);
     const spend = { ledger, controls: new SpendControls(database.db, redis, config.queuePrefix, ledger) };
     app.decorate('spend', spend);
-    app.decorate(
-      'inspector',
-      new QueueInspector(producer, new RecentRunTimes(redis, config.queuePrefix), spend.controls),
-    );
+    app.decorate('inspector', new QueueInspector(jobs, new RecentRunTimes(redis, config.queuePrefix), spend.controls));
   },
   { name: 'infrastructure', fastify: '5.x' },
 );

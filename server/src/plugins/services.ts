@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { GenerationLifecycle, createArtifactStore, emailHash, forgetProgress, signalCancel } from '@mediagen/core';
+import { GenerationLifecycle, emailHash } from '@mediagen/core';
 import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
 import { endSessionsOnAccountRead } from '../auth/session-guard';
@@ -30,7 +30,6 @@ export const servicesPlugin = fp<Options>(
     app.decorate('clock', clock);
     const signer = new ArtifactUrlSigner(config.artifactUrls.secret, config.artifactUrls.ttlSeconds, clock);
     app.decorate('artifactUrls', signer);
-    app.decorate('artifactStore', await createArtifactStore(config.artifactStore));
     app.decorate('artifactVariants', new ArtifactVariants(database.db, config.plans));
     const sessions = {
       admin: new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
@@ -50,23 +49,19 @@ export const servicesPlugin = fp<Options>(
       memoMethod: (email) => emailHash(config.accountTraceSecret, email),
     });
     app.decorate('emailHash', (email: string | null) => (email === null ? null : emailHashes.memo(email)));
-    const positions = new QueuePositions(database.db, app.inspector, config.plans);
+    const positions = new QueuePositions(database.db, app.inspector);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });
-    app.decorate('plans', new PlanService({ lifecycle, producer: app.producer, plans: config.plans }));
+    app.decorate('plans', new PlanService({ lifecycle, jobs: app.jobs, plans: config.plans }));
     app.decorate(
       'generations',
       new GenerationService({
         lifecycle,
         history: new GenerationHistory(database.db),
         views: new GenerationViews(app.redis, config.queuePrefix, positions, artifactUrl),
-        positions,
         plans: config.plans,
         speechModel: config.speechModel,
-        producer: app.producer,
-        artifacts: app.artifactStore,
-        signalCancel: (id) => signalCancel(app.redis, config.queuePrefix, id),
-        forgetProgress: (ids) => forgetProgress(app.redis, config.queuePrefix, ids),
+        jobs: app.jobs,
         emailHash: app.emailHash,
         log: app.log,
         clock,

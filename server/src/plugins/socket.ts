@@ -48,10 +48,7 @@ export const socketPlugin = fp<Options>(
 
     const relay = new GenerationRelay({
       audience: gateway,
-      source: new RecordRelaySource(
-        app.database.db,
-        new QueuePositions(app.database.db, app.inspector, app.config.plans),
-      ),
+      source: new RecordRelaySource(app.database.db, new QueuePositions(app.database.db, app.inspector)),
       artifactUrl: (key) => `${publicOrigin(app)}${app.artifactUrls.signedPath(key)}`,
       emit: (uid, generation, lagFromMs) => {
         gateway.emitToUser(uid, generation);

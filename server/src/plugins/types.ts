@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ArtifactStore, RecordDatabase, SpendControls, SpendLedger } from '@mediagen/core';
+import type { ArtifactStore, GenerationJobOwner, RecordDatabase, SpendControls, SpendLedger } from '@mediagen/core';
 import type { AccountService } from '../account/account-service';
 import type { PlanService } from '../account/plan-service';
 import type { CookieSessions } from '../auth/cookie-sessions';
@@ -8,7 +8,6 @@ import type { ArtifactUrlSigner } from '../artifacts/artifact-urls';
 import type { ArtifactVariants } from '../artifacts/artifact-variants';
 import type { ServerConfig } from '../config';
 import type { GenerationService } from '../generations/generation-service';
-import type { GenerationProducer } from '../queue/generation-producer';
 import type { QueueInspector } from '../queue/queue-inspector';
 import type { SocketGateway } from '../socket/socket-gateway';
 import type { UpdateStream } from '../socket/update-stream';
@@ -22,13 +21,14 @@ declare module 'fastify' {
     database: RecordDatabase;
     /** The producer connection: fails fast while Redis is down. */
     redis: Redis;
-    producer: GenerationProducer;
+    /** Adds, moves, withdraws and forgets generations' jobs and files: nothing else changes them. */
+    jobs: GenerationJobOwner;
     inspector: QueueInspector;
     generations: GenerationService;
     plans: PlanService;
     spend: { ledger: SpendLedger; controls: SpendControls };
     artifactUrls: ArtifactUrlSigner;
-    /** Where results are kept: served at their signed links, deleted with their generation. */
+    /** Where results are kept: served at their signed links (deleted only through `jobs`). */
     artifactStore: ArtifactStore;
     artifactVariants: ArtifactVariants;
     adminSessions: CookieSessions;

@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { naturalBatches, type RecentRunTimes, type SpendControls } from '@mediagen/core';
+import { type GenerationJobOwner, type RecentRunTimes, type SpendControls } from '@mediagen/core';
 import { GENERATION_KINDS, PROVIDER_OF_KIND, type GenerationKind } from '@mediagen/shared';
-import type { GenerationProducer } from './generation-producer';
 
 /** The states of `mediagen_queue_jobs`. */
 export const COUNTED_JOB_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
@@ -16,7 +15,7 @@ export class QueueInspector {
     max: GENERATION_KINDS.length,
     ttl: ETA_INPUTS_CACHE_MS,
     fetchMethod: async (kind) => ({
-      count: await this.producer
+      count: await this.jobs
         .queue(kind)
         .getWorkersCount()
         .catch(() => null),
@@ -33,11 +32,6 @@ export class QueueInspector {
     },
   });
 
-  /** Reads of the line that arrive together share one (per kind), begun after each of them was asked. */
-  private readonly waitingReads = Object.fromEntries(
-    GENERATION_KINDS.map((kind) => [kind, naturalBatches((upTo: readonly number[]) => this.readWaiting(kind, upTo))]),
-  ) as Record<GenerationKind, (upTo: number) => Promise<number[]>>;
-
   // Read for every queued generation shown: the kill switch and budgets are re-read once a second.
   private readonly heldBack = new LRUCache<GenerationKind, { held: boolean }>({
     max: GENERATION_KINDS.length,
@@ -48,7 +42,7 @@ export class QueueInspector {
   });
 
   constructor(
-    private readonly producer: GenerationProducer,
+    private readonly jobs: Pick<GenerationJobOwner, 'queue'>,
     private readonly runTimes: RecentRunTimes,
     private readonly spend: Pick<SpendControls, 'holdBack'>,
   ) {}
@@ -67,27 +61,11 @@ export class QueueInspector {
     return (await this.meanRuns.fetch(kind))?.ms ?? null;
   }
 
-  /**
-   * Jobs waiting for a worker, by priority from 0 to `upTo` (the index; lower runs first). The counts are
-   * read after this call began.
-   */
-  waitingByPriority(kind: GenerationKind, upTo: number): Promise<readonly number[]> {
-    return this.waitingReads[kind](upTo);
-  }
-
-  /** Priority 0 is a job added without one (by an older version): BullMQ runs those first. */
-  private async readWaiting(kind: GenerationKind, upTo: readonly number[]): Promise<number[][]> {
-    const every = Array.from({ length: Math.max(...upTo) + 1 }, (_, index) => index);
-    const counts = await this.producer.queue(kind).getCountsPerPriority(every);
-    const line = every.map((level) => counts[level] ?? 0);
-    return upTo.map((last) => line.slice(0, last + 1));
-  }
-
   jobCounts(kind: GenerationKind): Promise<Record<string, number>> {
-    return this.producer.queue(kind).getJobCounts(...COUNTED_JOB_STATES);
+    return this.jobs.queue(kind).getJobCounts(...COUNTED_JOB_STATES);
   }
 
   isPaused(kind: GenerationKind): Promise<boolean> {
-    return this.producer.queue(kind).isPaused();
+    return this.jobs.queue(kind).isPaused();
   }
 }

@@ -16,6 +16,7 @@ import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
 import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
 import {
+  GENERATION_KINDS,
   killSwitchSchema,
   planChangeSchema,
   setBudgetSchema,
@@ -230,7 +231,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(QUEUES_PATH);
     createBullBoard({
-      queues: app.producer.all().map((queue) => new BullMQAdapter(queue)),
+      queues: GENERATION_KINDS.map((kind) => new BullMQAdapter(app.jobs.queue(kind))),
       serverAdapter,
       options: { uiConfig: { boardTitle: 'MediaGen queues' } },
     });

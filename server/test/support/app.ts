@@ -133,6 +133,6 @@ export async function socketRefusal(origin: string, token: unknown): Promise<str
 /** Whether a generation's job has ended in its queue (finished, or taken out): no worker runs or polls it. */
 export async function jobEnded(server: TestApp, id: string): Promise<boolean> {
   const kind = id.slice(0, id.indexOf('_')) as GenerationKind;
-  const state = await server.app.producer.queue(kind).getJobState(id);
+  const state = await server.app.jobs.queue(kind).getJobState(id);
   return state === 'completed' || state === 'failed' || state === 'unknown';
 }

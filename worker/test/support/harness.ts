@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { QueueEvents, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  GenerationJobOwner,
   GenerationLifecycle,
   connectRedis,
+  createArtifactStore,
   generationJobOptions,
   newGenerationId,
   openDatabase,
@@ -65,7 +67,8 @@ export class WorkerHarness {
   database!: TestDatabase;
   records!: RecordDatabase;
   lifecycle!: GenerationLifecycle;
-  private readonly queues = new Map<GenerationKind, Queue<GenerationJobData>>();
+  /** The queue side as server and worker have it: the aging and reconciler tests move jobs through it. */
+  jobs!: GenerationJobOwner;
   private readonly events = new Map<GenerationKind, QueueEvents>();
   private readonly eventConnections: Redis[] = [];
   private readonly pools: GenerationWorkers[] = [];
@@ -92,8 +95,15 @@ export class WorkerHarness {
     this.records = openDatabase(this.database.url, { maxConnections: 3 });
     this.lifecycle = new GenerationLifecycle(this.records.db);
     this.redis = await connectRedis(REDIS_URL, 'producer');
+    this.jobs = new GenerationJobOwner({
+      connection: this.redis,
+      prefix: this.prefix,
+      retry: this.config.jobs,
+      retention: this.config.jobRetention,
+      artifacts: await createArtifactStore(this.config.artifactStore),
+      log: { warn: () => undefined },
+    });
     for (const kind of GENERATION_KINDS) {
-      this.queues.set(kind, new Queue(queueName(kind), { connection: this.redis, prefix: this.prefix }));
       const connection = await connectRedis(REDIS_URL, 'blocking');
       this.eventConnections.push(connection);
       const events = new QueueEvents(queueName(kind), { connection, prefix: this.prefix });
@@ -163,7 +173,7 @@ export class WorkerHarness {
   }
 
   queue(kind: GenerationKind): Queue<GenerationJobData> {
-    return this.queues.get(kind)!;
+    return this.jobs.queue(kind);
   }
 
   queueEvents(kind: GenerationKind): QueueEvents {
@@ -247,7 +257,7 @@ export class WorkerHarness {
     await Promise.all(this.pools.map((pool) => pool.close(1000)));
     for (const events of this.events.values()) await events.close();
     for (const connection of this.eventConnections) connection.disconnect();
-    for (const queue of this.queues.values()) await queue.close();
+    await this.jobs.close();
     const keys = await this.redis.keys(`${this.prefix}:*`);
     if (keys.length > 0) await this.redis.del(...keys);
     await this.redis.quit();
