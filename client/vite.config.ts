@@ -30,7 +30,7 @@ export default defineConfig({
   build: {
     rollupOptions: {
       treeshake: {
-        // @mediagen/shared does no I/O (DESIGN.md), but builds its request schemas with zod at module
+        // @mediagen/shared does no I/O (docs/ARCHITECTURE.md), but builds its request schemas with zod at module
         // level. Declaring it side-effect free keeps zod (~25 kB gzip) out of every chunk that does not
         // import from its api module.
         moduleSideEffects: (id, external) => external || !id.includes('/shared/src/'),

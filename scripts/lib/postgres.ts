@@ -13,7 +13,7 @@ const CONNECTION_REFUSED = 'ECONNREFUSED';
 const CLUSTER_USERS = ['postgres', 'nobody'];
 
 /**
- * DESIGN.md, local start: use the PostgreSQL at `databaseUrl` and create its database if missing; if none
+ * Local start (README, "Quick start"): use the PostgreSQL at `databaseUrl` and create its database if missing; if none
  * answers on a local address, start one from the machine's PostgreSQL binaries in a data folder of its own
  * (`<dataDir>/postgres`, kept between runs); else say exactly what to install. Returns the cluster it
  * started, to stop with the stack, or null when it used one already running.

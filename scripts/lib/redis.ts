@@ -20,7 +20,7 @@ export function pingRedis(redisUrl: string, timeoutMs = 1000): Promise<boolean> 
 }
 
 /**
- * DESIGN.md, local start: use a reachable REDIS_URL, else start `redis-server` from PATH (with AOF, so
+ * Local start (README, "Quick start"): use a reachable REDIS_URL, else start `redis-server` from PATH (with AOF, so
  * queued jobs survive a restart), else say how to get one.
  */
 export async function ensureRedis(redisUrl: string, dataDir: string, sink: LineSink): Promise<ManagedProcess | null> {

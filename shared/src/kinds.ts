@@ -13,7 +13,7 @@ export function kindOfGenerationId(id: string): GenerationKind | null {
   return GENERATION_ID_PATTERN.test(id) ? (id.slice(0, id.indexOf('_')) as GenerationKind) : null;
 }
 
-/** queued → active → completed | failed | canceled (see DESIGN.md, job lifecycle). */
+/** queued → active → completed | failed | canceled (docs/ARCHITECTURE.md, "A generation's life"). */
 export const GENERATION_STATUSES = ['queued', 'active', 'completed', 'failed', 'canceled'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 

@@ -100,10 +100,10 @@ const FIRST_PLAN: PlanId = 'free';
 const NEXT_IN_LINE = sql<string>`nextval('generations_queue_order')`;
 
 /**
- * The only code that changes a generation or a balance (DESIGN.md, job lifecycle). Each transition is one
- * statement: a compare-and-set on the generation's current state (a transition its state does not allow
- * changes nothing and says so), the token moved in the same statement, a ledger line for every token
- * movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit.
+ * The only code that changes a generation or a balance (docs/ARCHITECTURE.md, "A generation's life"). Each
+ * transition is one statement: a compare-and-set on the generation's current state (a transition its state
+ * does not allow changes nothing and says so), the token moved in the same statement, a ledger line for
+ * every token movement, and the new state announced on GENERATION_EVENTS_CHANNEL, delivered at commit.
  *
  * Token rules, enforced here and nowhere else:
  * - charged at submit (the balance refills to the plan's allowance once the plan's period, 30 days or

@@ -4,7 +4,7 @@ import { nextProgress } from '@mediagen/shared';
 export type ProgressSink = (progress: number) => Promise<void>;
 
 /**
- * Progress that only rises and stays at most 99 until the generation completes (DESIGN.md). It is
+ * Progress that only rises and stays at most 99 until the generation completes (docs/ARCHITECTURE.md). It is
  * ephemeral (never a database transaction): each new whole percent is published, and no more often than
  * the processor reports or `during` ticks.
  */
