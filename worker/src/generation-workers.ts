@@ -15,7 +15,7 @@ import {
   type GenerationJobData,
 } from '@mediagen/core';
 import { GENERATION_KINDS, PLAN_IDS, type GenerationKind } from '@mediagen/shared';
-import type { WorkerConfig } from './config';
+import { jobDeadlinesMs, type WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
 import { startKindWorkers } from './kind-workers';
@@ -142,7 +142,7 @@ export async function startGenerationWorkers(
     publishProgress: (event) => publishProgress(commands, config.queuePrefix, event),
     pauseQueue: (kind, ms) => kindWorkers.pause(kind, ms),
     active,
-    jobDeadlineMs: config.jobDeadlineMs,
+    jobDeadlineMs: jobDeadlinesMs(config),
     defaultRetryAfterMs: config.defaultRetryAfterMs,
     spend: createJobSpend({
       controls: spendControls,
@@ -173,7 +173,7 @@ export async function startGenerationWorkers(
     retention: config.jobRetention,
     plans: config.plans,
     staleAfterMs: config.reconciler.staleAfterMs,
-    jobDeadlineMs: config.jobDeadlineMs,
+    jobDeadlineMs: jobDeadlinesMs(config),
   });
   const retention = new RetentionSweep({
     lifecycle,
