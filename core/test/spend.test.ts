@@ -72,9 +72,7 @@ describe('prices', () => {
     expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.036);
     expect(estimateCostUsd('video', { duration: 6, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.282);
     expect(estimateCostUsd('video', { duration: 10, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.47);
-    expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'video-01' })).toBe(
-      0.43,
-    );
+    expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'T2V-01' })).toBe(0.43);
     // $15 per million characters.
     expect(estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, context)).toBe(0.015);
     expect(

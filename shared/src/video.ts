@@ -6,9 +6,13 @@ export type VideoQuality = (typeof VIDEO_QUALITIES)[number];
 export const VIDEO_DEFAULTS = { quality: 'standard', durationSeconds: 6, style: 'cinematic' } as const;
 export const MAX_VIDEO_DURATION_SECONDS = 120;
 
-/** Spec §9: the video model. A configured newer model gets the spec's duration and quality mapped on. */
-export const VIDEO_MODEL = 'video-01';
-/** Spec §9: poll every 2 s, at most 360 times (about 12 minutes). */
+/**
+ * Spec §9: the video model, `video-01`: MiniMax now publishes it as `T2V-01`
+ * (https://platform.minimax.io/docs/api-reference/video-generation-t2v), the name sent. A configured
+ * newer model gets the spec's duration and quality mapped on.
+ */
+export const VIDEO_MODEL = 'T2V-01';
+/** Spec §9: poll every 2 s, at most 360 times (about 12 minutes): the spec model's window. */
 export const VIDEO_POLL_INTERVAL_MS = 2000;
 export const VIDEO_MAX_POLLS = 360;
 export const VIDEO_TIMEOUTS_MS = { start: 60_000, status: 10_000, file: 10_000 } as const;
@@ -16,25 +20,46 @@ export const VIDEO_TIMEOUTS_MS = { start: 60_000, status: 10_000, file: 10_000 }
 /** Provider statuses that mean "keep waiting". Real MiniMax also reports Preparing before Queueing. */
 export const VIDEO_PENDING_STATUSES: ReadonlySet<string> = new Set(['Preparing', 'Queueing', 'Processing']);
 
+const MINUTE_MS = 60_000;
+const SPEC_POLL_WINDOW_MS = VIDEO_POLL_INTERVAL_MS * VIDEO_MAX_POLLS;
+
 /**
- * MiniMax's text-to-video models and what they take beyond `model`, `prompt` and `prompt_optimizer`
- * (https://platform.minimax.io/docs/api-reference/video-generation-t2v). The first generation
- * (`video-01`, the spec's model, and its `T2V-01` names) renders a fixed 6 s at 720P and takes no
- * duration or resolution; Hailuo takes 6 or 10 s at 768P, or 6 s at 1080P, and `fast_pretreatment`
- * (a quicker prompt optimizer).
+ * MiniMax's published text-to-video models (https://platform.minimax.io/docs/api-reference/video-generation-t2v)
+ * and what they take beyond `model`, `prompt` and `prompt_optimizer`: the first generation (`T2V-01`,
+ * `T2V-01-Director`) renders a fixed 6 s at 720P and takes no duration or resolution; Hailuo takes 6 or
+ * 10 s at 768P, or 6 s at 1080P, and `fast_pretreatment` (a quicker prompt optimizer).
+ *
+ * `pollWindowMs`: how long a started task is polled before the job gives up. MiniMax publishes no render
+ * times; the first generation keeps the spec's 12 minutes, and Hailuo, whose 1080P and 10 s renders
+ * sometimes take longer than that, gets 30.
  */
 export const MINIMAX_VIDEO_MODELS = {
-  'video-01': { sizable: false },
-  'T2V-01': { sizable: false },
-  'T2V-01-Director': { sizable: false },
-  'MiniMax-Hailuo-02': { sizable: true },
-  'MiniMax-Hailuo-2.3': { sizable: true },
-} as const satisfies Record<string, { sizable: boolean }>;
+  'T2V-01': { sizable: false, pollWindowMs: SPEC_POLL_WINDOW_MS },
+  'T2V-01-Director': { sizable: false, pollWindowMs: SPEC_POLL_WINDOW_MS },
+  'MiniMax-Hailuo-02': { sizable: true, pollWindowMs: 30 * MINUTE_MS },
+  'MiniMax-Hailuo-2.3': { sizable: true, pollWindowMs: 30 * MINUTE_MS },
+} as const satisfies Record<string, { sizable: boolean; pollWindowMs: number }>;
 export type MiniMaxVideoModel = keyof typeof MINIMAX_VIDEO_MODELS;
 export const MINIMAX_VIDEO_MODEL_IDS = Object.keys(MINIMAX_VIDEO_MODELS) as MiniMaxVideoModel[];
 
+/**
+ * Older names still read as their published ones: the spec's `video-01` is `T2V-01`. Only the published
+ * name is ever sent, so a setting written from the spec keeps working whether or not MiniMax still
+ * answers to the old one.
+ */
+export const MINIMAX_VIDEO_MODEL_ALIASES: Readonly<Record<string, MiniMaxVideoModel>> = { 'video-01': 'T2V-01' };
+
 export function isMiniMaxVideoModel(model: string): model is MiniMaxVideoModel {
   return Object.hasOwn(MINIMAX_VIDEO_MODELS, model);
+}
+
+/**
+ * How much longer than the spec's window a model's is: JOB_DEADLINE_MS is sized for the spec's 12
+ * minutes, so a video job's deadline grows by this much, and a task already paid for is polled to the end
+ * of its window.
+ */
+export function extraPollWindowMs(pollWindowMs: number): number {
+  return Math.max(0, pollWindowMs - SPEC_POLL_WINDOW_MS);
 }
 
 const HAILUO_DURATIONS = [6, 10] as const;

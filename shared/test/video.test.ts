@@ -19,12 +19,12 @@ const base = {
 };
 
 describe('video rules (spec §5, §9)', () => {
-  it('sends video-01 only the fields MiniMax documents: model, prompt, prompt_optimizer', () => {
+  it("sends the spec's video-01, by its published name T2V-01, only the fields MiniMax documents", () => {
     expect(planVideo(base)).toEqual({
       isRealVideo: false,
       format: 'mp4',
       quality: 'standard',
-      body: { model: 'video-01', prompt: 'a paper boat on a river', prompt_optimizer: true },
+      body: { model: 'T2V-01', prompt: 'a paper boat on a river', prompt_optimizer: true },
     });
   });
 

@@ -54,6 +54,7 @@ export const FAULT_KINDS = [
   'fail-status',
   'unknown-status',
   'malformed',
+  'untyped-video',
   'minimax-code',
   'content-filtered',
   'insufficient-quota',

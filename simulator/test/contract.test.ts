@@ -55,6 +55,24 @@ describe('MiniMax, as documented', () => {
   );
 });
 
+describe('MiniMax models, as published', () => {
+  it.each(minimax.textToVideoModels.models)(
+    `accepts the published text-to-video model %s (${minimax.textToVideoModels.source})`,
+    async (model) => {
+      const { url } = await startSimulator();
+      const response = await postJson(`${url}${minimax.createTask.path}`, { model, prompt: 'a paper boat' });
+      expect(((await response.json()) as { base_resp: { status_code: number } }).base_resp.status_code).toBe(0);
+    },
+  );
+
+  it('refuses video-01, a name the list no longer has, as invalid params', async () => {
+    const { url } = await startSimulator();
+    const response = await postJson(`${url}${minimax.createTask.path}`, { model: 'video-01', prompt: 'a paper boat' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ base_resp: { status_code: 2013 } });
+  });
+});
+
 describe('OpenAI, as documented', () => {
   it(`accepts the reference's speech request and answers with audio (${openai.speech.source})`, async () => {
     const { url } = await startSimulator();

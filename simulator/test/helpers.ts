@@ -53,7 +53,7 @@ export function imageBody(overrides: Record<string, unknown> = {}) {
 }
 
 export function videoBody(overrides: Record<string, unknown> = {}) {
-  return { model: 'video-01', prompt: 'a paper boat on a river', prompt_optimizer: true, ...overrides };
+  return { model: 'T2V-01', prompt: 'a paper boat on a river', prompt_optimizer: true, ...overrides };
 }
 
 export function speechBody(overrides: Record<string, unknown> = {}) {

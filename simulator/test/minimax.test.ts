@@ -57,6 +57,16 @@ describe('MiniMax video', () => {
     expect(bytes.toString('ascii', 4, 8)).toBe('ftyp');
   });
 
+  it('serves the same MP4 as application/octet-stream under the untyped-video fault, as object storage may', async () => {
+    const { url } = await startSimulator({ videoQueueingMs: 0, videoProcessingMs: 0 });
+    const { file_id: fileId } = await query(url, await createTask(url));
+    const retrieve = await getWithKey(`${url}/v1/files/retrieve?file_id=${fileId}`);
+    const { file } = (await retrieve.json()) as { file: { download_url: string } };
+    const download = await fetch(file.download_url, { headers: { 'x-sim-fault': 'untyped-video' } });
+    expect(download.headers.get('content-type')).toBe('application/octet-stream');
+    expect(Buffer.from(await download.arrayBuffer()).toString('ascii', 4, 8)).toBe('ftyp');
+  });
+
   it('counts created tasks', async () => {
     const simulator = await startSimulator();
     await createTask(simulator.url);

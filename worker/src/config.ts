@@ -13,11 +13,13 @@ import {
 } from '@mediagen/core';
 import {
   GENERATION_KINDS,
+  MINIMAX_VIDEO_MODELS,
   PLAN_IDS,
-  VIDEO_MAX_POLLS,
   VIDEO_POLL_INTERVAL_MS,
+  extraPollWindowMs,
   speechModelNotice,
   type GenerationKind,
+  type MiniMaxVideoModel,
   type PlanId,
 } from '@mediagen/shared';
 import { readProviderSettings, type ProviderSettings } from './providers/provider-config';
@@ -31,6 +33,19 @@ export type { ProviderEndpoint } from './providers/provider-config';
  */
 const DEFAULT_VIDEO_DOWNLOAD_HOSTS =
   'minimax.io,minimaxi.com,minimax.chat,minimaxi.chat,hailuoai.video,hailuoai.com,aliyuncs.com';
+/**
+ * MiniMax's own domains. Its file host may hand out `http://` links (a real account's answers, issue 34;
+ * https://platform.minimax.io/docs/api-reference/video-generation-download names no scheme): those are
+ * fetched over https. A plain-http link to any other host is refused.
+ */
+const MINIMAX_OWN_FILE_HOSTS = [
+  'minimax.io',
+  'minimaxi.com',
+  'minimax.chat',
+  'minimaxi.chat',
+  'hailuoai.video',
+  'hailuoai.com',
+];
 
 export interface BreakerSettings {
   /** Percentage of failed calls in the window above which the breaker opens. */
@@ -45,6 +60,8 @@ export interface BreakerSettings {
 export interface DownloadPolicy {
   /** Host suffixes files may come from, over https. */
   allowedHosts: string[];
+  /** Host suffixes whose `http://` links are fetched over https instead of refused (the provider's own). */
+  httpsUpgradeHosts: string[];
   /** `host:port`s reachable over plain http and on private addresses: local stand-ins, in development only. */
   developmentHosts: string[];
   maxBytes: number;
@@ -84,6 +101,7 @@ export interface WorkerConfig extends CommonSettings {
   defaultRetryAfterMs: number;
   /** Static per-kind limits from RATE_LIMIT_<KIND>. */
   rateLimits: Partial<Record<GenerationKind, { max: number; duration: number }>>;
+  /** `maxPolls` defaults to the configured model's window (shared/src/video.ts) at `intervalMs`. */
   videoPolling: { intervalMs: number; maxPolls: number };
   videoDownload: DownloadPolicy;
   stability: ProviderSettings['stability'];
@@ -129,6 +147,28 @@ const rateLimit = z
     return { max, duration };
   })
   .refine((limit) => limit.max >= 1 && limit.duration >= 1, 'max and durationMs must both be at least 1');
+
+function videoPolling(reader: EnvReader, model: MiniMaxVideoModel): WorkerConfig['videoPolling'] {
+  const intervalMs =
+    reader.read('VIDEO_POLL_INTERVAL_MS', wholeNumber(1), String(VIDEO_POLL_INTERVAL_MS)) ?? VIDEO_POLL_INTERVAL_MS;
+  const windowPolls = Math.ceil(MINIMAX_VIDEO_MODELS[model].pollWindowMs / intervalMs);
+  return { intervalMs, maxPolls: reader.read('VIDEO_MAX_POLLS', wholeNumber(1)) ?? windowPolls };
+}
+
+/**
+ * Each kind's job deadline: JOB_DEADLINE_MS, which is sized for the spec's 12-minute video window; a
+ * video model polled longer gets as much more, so its task, already paid for, is polled to the end.
+ */
+export function jobDeadlinesMs(
+  config: Pick<WorkerConfig, 'jobDeadlineMs' | 'videoPolling'>,
+): Record<GenerationKind, number> {
+  const { intervalMs, maxPolls } = config.videoPolling;
+  return {
+    image: config.jobDeadlineMs,
+    speech: config.jobDeadlineMs,
+    video: config.jobDeadlineMs + extraPollWindowMs(intervalMs * maxPolls),
+  };
+}
 
 /**
  * Reads and checks the worker's environment once and names every problem in one error. A provider
@@ -203,13 +243,10 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
         (kind) => [kind, reader.read(`RATE_LIMIT_${kind.toUpperCase()}`, rateLimit)] as const,
       ).filter(([, limit]) => limit !== undefined),
     ),
-    videoPolling: {
-      intervalMs:
-        reader.read('VIDEO_POLL_INTERVAL_MS', wholeNumber(1), String(VIDEO_POLL_INTERVAL_MS)) ?? VIDEO_POLL_INTERVAL_MS,
-      maxPolls: reader.read('VIDEO_MAX_POLLS', wholeNumber(1), String(VIDEO_MAX_POLLS)) ?? VIDEO_MAX_POLLS,
-    },
+    videoPolling: videoPolling(reader, providers.minimax.model),
     videoDownload: {
       allowedHosts: reader.read('VIDEO_DOWNLOAD_HOSTS', hostList, DEFAULT_VIDEO_DOWNLOAD_HOSTS) ?? [],
+      httpsUpgradeHosts: MINIMAX_OWN_FILE_HOSTS,
       developmentHosts: providers.developmentHosts,
       maxBytes: (reader.read('VIDEO_MAX_MEGABYTES', wholeNumber(1, 4096), '256') ?? 256) * 1024 * 1024,
       timeoutMs: reader.read('VIDEO_DOWNLOAD_TIMEOUT_MS', wholeNumber(1000), String(5 * 60_000)) ?? 5 * 60_000,

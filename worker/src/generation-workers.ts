@@ -14,7 +14,7 @@ import {
   type ArtifactStore,
 } from '@mediagen/core';
 import { PLAN_IDS } from '@mediagen/shared';
-import type { WorkerConfig } from './config';
+import { jobDeadlinesMs, type WorkerConfig } from './config';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
 import { startKindWorkers } from './kind-workers';
@@ -150,7 +150,7 @@ export async function startGenerationWorkers(
     publishProgress: (event) => publishProgress(commands, config.queuePrefix, event),
     pauseQueue: (kind, ms) => kindWorkers.pause(kind, ms),
     active,
-    jobDeadlineMs: config.jobDeadlineMs,
+    jobDeadlineMs: jobDeadlinesMs(config),
     defaultRetryAfterMs: config.defaultRetryAfterMs,
     spend: createJobSpend({
       controls: spendControls,
@@ -172,7 +172,7 @@ export async function startGenerationWorkers(
     jobs,
     plans: config.plans,
     staleAfterMs: config.reconciler.staleAfterMs,
-    jobDeadlineMs: config.jobDeadlineMs,
+    jobDeadlineMs: jobDeadlinesMs(config),
   });
   const retention = new RetentionSweep({
     lifecycle,

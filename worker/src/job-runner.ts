@@ -61,7 +61,8 @@ export interface JobRunnerDeps {
   pauseQueue(kind: GenerationKind, ms: number): Promise<void>;
   /** Abort controllers of the jobs running here, by generation id: cancels and shutdown reach them. */
   active: Map<string, AbortController>;
-  jobDeadlineMs: number;
+  /** Per kind (config.ts, jobDeadlinesMs): a video model with a longer poll window gets a longer one. */
+  jobDeadlineMs: Record<GenerationKind, number>;
   defaultRetryAfterMs: number;
   spend: JobSpend;
   log(message: string): void;
@@ -237,7 +238,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
     const controller = new AbortController();
     const deadline = deadlineError(kind);
-    const remainingMs = (generation.startedAt?.getTime() ?? Date.now()) + deps.jobDeadlineMs - Date.now();
+    const remainingMs = (generation.startedAt?.getTime() ?? Date.now()) + deps.jobDeadlineMs[kind] - Date.now();
     const deadlineTimer = setTimeout(() => controller.abort(deadline), Math.max(0, remainingMs));
     deps.active.set(id, controller);
     metrics.jobStarted(kind);

@@ -32,7 +32,8 @@ export interface ReconcilerOptions {
   plans: PlanCatalogue;
   /** A generation untouched for this long is checked (the API enqueues right after it records). */
   staleAfterMs: number;
-  jobDeadlineMs: number;
+  /** Per kind, as the job runner has them (config.ts, jobDeadlinesMs). */
+  jobDeadlineMs: Record<GenerationKind, number>;
   clock?: () => number;
 }
 
@@ -101,7 +102,7 @@ export class Reconciler {
       const overdue =
         generation.status === 'active' &&
         generation.started_at !== null &&
-        generation.started_at.getTime() + this.options.jobDeadlineMs < now;
+        generation.started_at.getTime() + this.options.jobDeadlineMs[generation.kind] < now;
       if (overdue) {
         const error = deadlineError(generation.kind);
         if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {

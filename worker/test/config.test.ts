@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerConfigError, loadWorkerConfig } from '../src/config';
+import { WorkerConfigError, jobDeadlinesMs, loadWorkerConfig } from '../src/config';
 
 const development = { MEDIAGEN_MODE: 'development' };
 const production = {
@@ -128,14 +128,34 @@ describe('the simulator is a development tool', () => {
     );
   });
 
-  it("keeps the spec's video-01 by default and refuses a model that is not a MiniMax text-to-video model", () => {
-    expect(loadWorkerConfig(development).minimax.model).toBe('video-01');
+  it("sends the spec's video-01 under its published name, T2V-01, and refuses a model MiniMax does not publish at start-up", () => {
+    expect(loadWorkerConfig(development).minimax.model).toBe('T2V-01');
+    expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'video-01' }).minimax.model).toBe('T2V-01');
     expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'MiniMax-Hailuo-02' }).minimax.model).toBe(
       'MiniMax-Hailuo-02',
     );
-    expect(() => loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'I2V-01' })).toThrow(
-      /MINIMAX_VIDEO_MODEL must be one of/,
-    );
+    for (const model of ['I2V-01', 'video-02', 'MiniMax-Hailuo-03']) {
+      expect(() => loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: model })).toThrow(
+        /MINIMAX_VIDEO_MODEL must be one of MiniMax's published text-to-video models: T2V-01, T2V-01-Director, MiniMax-Hailuo-02, MiniMax-Hailuo-2.3/,
+      );
+    }
+  });
+
+  it("polls each model for its own window, and lets a video job's deadline cover it", () => {
+    const spec = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000' });
+    expect(spec.videoPolling).toEqual({ intervalMs: 2000, maxPolls: 360 });
+    expect(jobDeadlinesMs(spec)).toEqual({ image: 15 * 60_000, video: 15 * 60_000, speech: 15 * 60_000 });
+
+    // Hailuo renders sometimes take longer than the spec's 12 minutes: 30 minutes, and 18 more for the job.
+    const hailuo = loadWorkerConfig({
+      ...development,
+      VIDEO_POLL_INTERVAL_MS: '2000',
+      MINIMAX_VIDEO_MODEL: 'MiniMax-Hailuo-2.3',
+    });
+    expect(hailuo.videoPolling).toEqual({ intervalMs: 2000, maxPolls: 900 });
+    expect(jobDeadlinesMs(hailuo)).toEqual({ image: 15 * 60_000, video: 33 * 60_000, speech: 15 * 60_000 });
+
+    expect(loadWorkerConfig({ ...development, VIDEO_MAX_POLLS: '10' }).videoPolling.maxPolls).toBe(10);
   });
 
   it('refuses a Stability engine id that now answers 404', () => {

@@ -64,6 +64,7 @@ afterAll(() => {
 function downloader(overrides: Partial<DownloadPolicy> = {}) {
   return new GuardedDownloader({
     allowedHosts: ['minimax.io', 'localhost'],
+    httpsUpgradeHosts: ['minimax.io'],
     developmentHosts: [providerHost],
     maxBytes: 1 << 20,
     timeoutMs: 2000,
@@ -87,6 +88,16 @@ describe('a provider file download', () => {
     await expect(guard.fetch('https://169.254.169.254/latest/meta-data')).rejects.toThrow(/not a public address/);
     await expect(guard.fetch('https://[::1]/x')).rejects.toThrow(/not a public address/);
     await expect(guard.fetch('file:///etc/passwd')).rejects.toThrow(DownloadRefused);
+  });
+
+  it("fetches the provider's own http:// links over https, still under every check; other http:// links are refused", async () => {
+    // `localhost` stands for the provider's own file host: upgraded to https, then refused at connect
+    // time for resolving to loopback, so the upgrade opens no way around the guard.
+    const guard = downloader({ httpsUpgradeHosts: ['localhost'] });
+    await expect(guard.fetch(`http://localhost:${internalHost.split(':')[1]}/metrics`)).rejects.toThrow(
+      /localhost resolves to a non-public address/,
+    );
+    await expect(guard.fetch('http://files.attacker.example/x.mp4')).rejects.toThrow(/http: is not https/);
   });
 
   it('refuses a listed name that resolves to a private address (checked at connect time)', async () => {

@@ -88,11 +88,30 @@ describe('starting a task', () => {
     },
   );
 
-  it('code 1002 pauses the queue and starts again without using an attempt', async () => {
-    const outcome = await run([{ route: 'video.create', fault: 'minimax-code', code: 1002, times: 1 }], 1);
-    expect(outcome.state).toBe('completed');
+  it.each([1002, 1039, 1041, 2045])(
+    'code %i (a rate, token, connection or growth limit) pauses the queue and starts again without using an attempt',
+    async (code) => {
+      const outcome = await run([{ route: 'video.create', fault: 'minimax-code', code, times: 1 }], 1);
+      expect(outcome.state).toBe('completed');
+      expect(outcome.job.attemptsMade).toBe(1);
+      expect(outcome.tasks).toBe(1);
+      expect(
+        outcome.logs.some((line) => new RegExp(`minimax rate limit \\(code ${code}\\): video queue paused`).test(line)),
+      ).toBe(true);
+    },
+  );
+
+  it.each([
+    [2056, 'usage limit exceeded'],
+    [1042, 'invisible character ratio limit'],
+  ])('code %i fails at once, saying why, and gives the token back: no task was started', async (code, why) => {
+    const outcome = await run([{ route: 'video.create', fault: 'minimax-code', code }]);
+    expect(outcome.state).toBe('failed');
+    expect(outcome.job.failedReason).toBe(`${ERROR_MESSAGES.VIDEO_START_FAILED}${why} (${code})`);
     expect(outcome.job.attemptsMade).toBe(1);
-    expect(outcome.logs.some((line) => /minimax rate limit \(code 1002\): video queue paused/.test(line))).toBe(true);
+    expect(outcome.tasks).toBe(0);
+    expect(outcome.generation.token).toBe('refunded');
+    expect(outcome.tokens).toBe(1);
   });
 
   it('a start with no answer is not retried into a second paid task: it fails, saying so', async () => {
@@ -123,11 +142,22 @@ describe('polling a task already paid for', () => {
     expect(outcome.job.attemptsMade).toBe(1);
   });
 
-  it('waits out code 1002 without counting it against the polls', async () => {
-    const outcome = await run([{ route: 'video.query', fault: 'minimax-code', code: 1002, times: 1 }]);
+  it.each([1002, 1039, 1041, 2045])('waits out limit code %i and completes the same task', async (code) => {
+    const outcome = await run([{ route: 'video.query', fault: 'minimax-code', code, times: 1 }], 1);
     expect(outcome.state).toBe('completed');
     expect(outcome.tasks).toBe(1);
+    expect(outcome.job.attemptsMade).toBe(1);
   });
+
+  it.each([2056, 1008])(
+    'keeps polling through code %i (usage window, balance): the task is paid for, and it completes',
+    async (code) => {
+      const outcome = await run([{ route: 'video.query', fault: 'minimax-code', code, times: 2 }], 1);
+      expect(outcome.state).toBe('completed');
+      expect(outcome.tasks).toBe(1);
+      expect(outcome.generation.token).toBe('spent');
+    },
+  );
 
   it("ends with 'Video generation failed' when the output is refused as sensitive (1027)", async () => {
     const outcome = await run([{ route: 'video.query', fault: 'minimax-code', code: 1027 }]);
@@ -142,9 +172,47 @@ describe('polling a task already paid for', () => {
     expect(outcome.job.failedReason).toBe(`${ERROR_MESSAGES.VIDEO_POLL_FAILED}invalid params (2013)`);
   });
 
-  it('retries file retrieval after a "retry later" code, without a GroupId', async () => {
-    const outcome = await run([{ route: 'video.file', fault: 'minimax-code', code: 1013, times: 1 }]);
+  it('asks for the file again after "retry later" codes, more times than the job has attempts', async () => {
+    const outcome = await run([{ route: 'video.file', fault: 'minimax-code', code: 1013, times: 3 }], 1);
     expect(outcome.state).toBe('completed');
     expect(outcome.tasks).toBe(1);
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(
+      outcome.logs.filter((line) => /not fetched \(internal service error \(1013\)\); asking again/.test(line)),
+    ).toHaveLength(3);
+  });
+
+  it('never loses a rendered video to the TPM limit (1039) of file retrieval: it waits, then fetches it', async () => {
+    const outcome = await run([{ route: 'video.file', fault: 'minimax-code', code: 1039, times: 1 }], 1);
+    expect(outcome.state).toBe('completed');
+    expect(outcome.tasks).toBe(1);
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(outcome.generation.artifact?.mimeType).toBe('video/mp4');
+  });
+
+  it('asks for the file again when its download breaks off, with a fresh link', async () => {
+    const before = harness.simulator.stats().requests['video.file'];
+    const outcome = await run([{ route: 'video.download', fault: 'drop', times: 2 }], 1);
+    expect(outcome.state).toBe('completed');
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(harness.simulator.stats().requests['video.file'] - before).toBe(3);
+  });
+});
+
+describe('the downloaded file', () => {
+  it('is stored as the MP4 asked for, whatever content type the file host sends', async () => {
+    const outcome = await run([{ route: 'video.download', fault: 'untyped-video' }]);
+    expect(outcome.state).toBe('completed');
+    expect(outcome.generation.artifact?.mimeType).toBe('video/mp4');
+    const bytes = await harness.artifactBytes(outcome.generation);
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  });
+
+  it('is refused when it is not an MP4, whatever the host calls it, and fetched again on the next attempt', async () => {
+    const outcome = await run([{ route: 'video.download', fault: 'malformed', times: 1 }], 2);
+    expect(outcome.state).toBe('completed');
+    expect(outcome.job.attemptsMade).toBe(2);
+    expect(outcome.tasks).toBe(1);
+    expect(outcome.logs.some((line) => /the file is not an MP4 video/.test(line))).toBe(true);
   });
 });

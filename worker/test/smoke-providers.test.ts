@@ -67,7 +67,7 @@ it('generates one image, one video and one speech with their timings when the ke
   expect(code, output).toBe(0);
   for (const step of [
     'text-to-image stable-diffusion-xl-1024-v1-0 1024x1024',
-    'start video-01',
+    'start T2V-01',
     'poll until done',
     'retrieve file',
     'download',

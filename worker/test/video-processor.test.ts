@@ -79,11 +79,13 @@ describe('video generation', () => {
     expect(await tokensLeft(uid)).toBe(1);
   });
 
-  it("fails with 'Invalid response from video generation service' when the status body is malformed", async () => {
-    harness.simulator.injectFault({ route: 'video.query', fault: 'malformed' });
-    const { job } = await harness.submit('video', videoRequest());
+  it('polls again after a status answer that does not parse, like after a network error, and completes', async () => {
+    harness.simulator.injectFault({ route: 'video.query', fault: 'malformed', times: 2 });
+    const tasksBefore = harness.simulator.stats().videoTasksCreated;
+    const { job } = await harness.submit('video', videoRequest(), { attempts: 1 });
     const { state, job: done } = await harness.settled('video', job);
-    expect(state).toBe('failed');
-    expect(done.failedReason).toBe('Invalid response from video generation service');
+    expect(state).toBe('completed');
+    expect(done.attemptsMade).toBe(1);
+    expect(harness.simulator.stats().videoTasksCreated - tasksBefore).toBe(1);
   });
 });

@@ -15,7 +15,7 @@ import type { RequestByKind } from '../queue/generation-jobs';
  * What one paid call is estimated to cost, in US dollars. List prices of 2026-11, each overridable:
  * - Stability (https://platform.stability.ai/pricing): 1 credit = $0.01; SDXL 1.0 and SD 1.6 on the v1
  *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps.
- * - MiniMax (https://platform.minimax.io/docs/pricing): video-01 ≈ $0.43 per 6 s 720P clip; Hailuo-02
+ * - MiniMax (https://platform.minimax.io/docs/pricing): T2V-01 (the spec's video-01) ≈ $0.43 per 6 s 720P clip; Hailuo-02
  *   $0.28 per 6 s at 768P and $0.49 at 1080P (≈ $0.047/s and $0.082/s).
  * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters
  *   on the speech endpoint; the Realtime models by tokens, per million: gpt-realtime-2.1-mini $20 audio
@@ -66,7 +66,7 @@ const REALTIME_ESTIMATE = {
   charactersPerPart: 1000,
 } as const;
 
-const FIRST_GENERATION_VIDEO_MODELS: readonly string[] = ['video-01', 'T2V-01', 'T2V-01-Director'];
+const FIRST_GENERATION_VIDEO_MODELS: readonly string[] = ['T2V-01', 'T2V-01-Director'];
 
 export interface CostContext {
   videoModel: MiniMaxVideoModel;

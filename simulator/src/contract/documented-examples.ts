@@ -119,7 +119,7 @@ export const minimax = {
       base_resp: { status_code: 0, status_msg: 'success' },
     },
   },
-  /** The error code table (status_code → status_msg); 1013 is not in it. */
+  /** The error code table (status_code → status_msg, the first of a row's messages); 1013 is not in it. */
   errorCodes: {
     source: 'https://platform.minimax.io/docs/api-reference/errorcode',
     messages: {
@@ -132,9 +132,31 @@ export const minimax = {
       1026: 'input new_sensitive',
       1027: 'output new_sensitive',
       1033: 'system error',
+      1039: 'token limit',
+      1041: 'conn limit',
+      1042: 'invisible character ratio limit',
+      1043: 'The asr similarity check failed',
+      1044: 'clone prompt similarity check failed',
       2013: 'invalid params',
+      20132: 'invalid samples or voice_id',
+      2037: 'voice duration too short',
+      2039: 'voice clone voice id duplicate',
+      2042: "You don't have access to this voice_id",
+      2045: 'rate growth limit',
+      2048: 'prompt audio too long',
       2049: 'invalid api key',
+      2056: 'usage limit exceeded',
     } as Record<number, string>,
+  },
+  /** The file retrieval page's own codes: 1013, and 1039 under another message. */
+  retrieveErrorCodes: {
+    source: 'https://platform.minimax.io/docs/api-reference/video-generation-download',
+    messages: { 1013: 'Internal service error', 1039: 'TPM limit triggered' } as Record<number, string>,
+  },
+  /** The text-to-video models the reference lists for `model`; `video-01` is not among them. */
+  textToVideoModels: {
+    source: 'https://platform.minimax.io/docs/api-reference/video-generation-t2v',
+    models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-02', 'T2V-01-Director', 'T2V-01'],
   },
   hosts: {
     source: 'github.com/MiniMax-AI/MiniMax-MCP README.md ("The API host and key vary by region and must match")',

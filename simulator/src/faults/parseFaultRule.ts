@@ -9,6 +9,7 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
   'fail-status': ['video.query'],
   'unknown-status': ['video.query'],
   'minimax-code': ['video.create', 'video.query', 'video.file'],
+  'untyped-video': ['video.download'],
   'content-filtered': ['image'],
   'insufficient-quota': ['speech', 'realtime.connect', 'realtime.response'],
   'rate-limit': ['realtime.response'],
@@ -30,6 +31,7 @@ export const ROUTE_FAULTS: Partial<Record<ProviderRoute, readonly FaultKind[]>> 
 export const ROUTE_APPLIED_FAULTS: ReadonlySet<FaultKind> = new Set([
   'fail-status',
   'unknown-status',
+  'untyped-video',
   'content-filtered',
 ]);
 

@@ -98,6 +98,7 @@ export class ProviderGate {
         return reply;
       case 'fail-status':
       case 'unknown-status':
+      case 'untyped-video':
       case 'content-filtered':
       case 'rate-limit':
       case 'stray':

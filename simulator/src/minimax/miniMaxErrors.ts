@@ -2,7 +2,9 @@ import type { FaultReplies } from '../faults/providerGate';
 
 /**
  * MiniMax's error codes and their messages (https://platform.minimax.io/docs/api-reference/errorcode).
- * 1013 is not in that table; MiniMax answers it for internal service errors.
+ * 1013 is not in that table; the file retrieval page lists it for internal service errors, and calls
+ * 1039 "TPM limit triggered" there
+ * (https://platform.minimax.io/docs/api-reference/video-generation-download).
  */
 export const MINIMAX_MESSAGES: Readonly<Record<number, string>> = {
   1000: 'unknown error',
@@ -15,8 +17,20 @@ export const MINIMAX_MESSAGES: Readonly<Record<number, string>> = {
   1026: 'input new_sensitive',
   1027: 'output new_sensitive',
   1033: 'system error',
+  1039: 'token limit',
+  1041: 'conn limit',
+  1042: 'invisible character ratio limit',
+  1043: 'The asr similarity check failed',
+  1044: 'clone prompt similarity check failed',
   2013: 'invalid params',
+  20132: 'invalid samples or voice_id',
+  2037: 'voice duration too short',
+  2039: 'voice clone voice id duplicate',
+  2042: "You don't have access to this voice_id",
+  2045: 'rate growth limit',
+  2048: 'prompt audio too long',
   2049: 'invalid api key',
+  2056: 'usage limit exceeded',
 };
 
 export function baseResp(statusCode: number, statusMsg: string) {

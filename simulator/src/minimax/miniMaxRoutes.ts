@@ -98,7 +98,9 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
         if (!tasks.findFinishedByFile(request.params.fileId)) {
           return reply.code(404).type('text/plain').send('Not Found');
         }
-        return reply.type('video/mp4').send(video);
+        // Object storage often labels a file by its bytes, not its kind: the `untyped-video` fault.
+        const untyped = gate.routeFaultOf(request)?.fault === 'untyped-video';
+        return reply.type(untyped ? 'application/octet-stream' : 'video/mp4').send(video);
       },
     );
   };

@@ -11,14 +11,15 @@ const FIRST_GENERATION = {} as const;
 const HAILUO = { sizes: { durations: [6, 10], resolutions: ['768P', '1080P'] } } as const;
 
 /**
- * MiniMax's video models and what each accepts
- * (https://platform.minimax.io/docs/api-reference/video-generation-t2v, -i2v, -s2v): the first
+ * MiniMax's published video models and what each accepts
+ * (https://platform.minimax.io/docs/api-reference/video-generation-t2v, -i2v, -s2v). The spec's
+ * `video-01` is not among them (its published name is `T2V-01`), so it is refused like any unknown
+ * model: a client sending it would fail at every start. The first
  * generation renders a fixed 6 s at 720P, whatever duration or resolution it is sent (so this client's
  * old `1280x720` had no effect, and no error); Hailuo takes 6 or 10 s at 768P, or 6 s at 1080P (02 also
  * 512P from an image).
  */
 const MODELS: Readonly<Record<string, ModelRules>> = {
-  'video-01': { needs: 'prompt', ...FIRST_GENERATION },
   'T2V-01': { needs: 'prompt', ...FIRST_GENERATION },
   'T2V-01-Director': { needs: 'prompt', ...FIRST_GENERATION },
   'I2V-01': { needs: 'first_frame_image', ...FIRST_GENERATION },

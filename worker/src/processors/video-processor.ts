@@ -1,7 +1,7 @@
 import type { RequestByKind } from '@mediagen/core';
 import { VIDEO_PENDING_STATUSES, planVideo, unexpectedVideoStatusMessage, videoPollProgress } from '@mediagen/shared';
 import { GenerationError } from '../generation-error';
-import { NetworkError } from '../providers/http';
+import { AskAgainLater } from '../providers/provider-calls';
 import { storeResult, type GenerationProcessor, type ProcessorContext } from './processor-context';
 
 /**
@@ -52,8 +52,9 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
       const task = await attempt
         .call('minimax', 'video_query', (signal) => context.minimax.queryTask(taskId, signal), { paid: false })
         .catch((error: unknown) => {
-          // Spec §8: polling goes on after network errors and HTTP 5xx.
-          if (error instanceof NetworkError) return null;
+          // Spec §8: polling goes on after network errors and HTTP 5xx (and whatever else the task's
+          // answer could not be read for: minimax-client.ts).
+          if (error instanceof AskAgainLater) return null;
           throw error;
         });
       await attempt.log(`poll ${polls}: ${task === null ? 'no answer (will retry)' : task.status}`);
@@ -78,23 +79,26 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
 
     await attempt.progress.report(95);
     const file = fileId;
-    const downloadUrl = await attempt.call(
-      'minimax',
-      'file_retrieve',
-      (signal) => context.minimax.retrieveDownloadUrl(file, signal),
-      {
-        paid: false,
-      },
-    );
-    await attempt.log(`minimax file ${file}: downloading`);
-    const video = await attempt.call(
-      'minimax',
-      'file_download',
-      (signal) => context.minimax.downloadVideo(downloadUrl, signal),
-      {
-        paid: false,
-      },
-    );
+    // The video is rendered and paid for: a file that cannot be fetched this time is asked for again
+    // (a fresh link each time), without using an attempt, until the job's deadline.
+    const video = await fetchVideo(file).catch(async (error: unknown) => {
+      if (!(error instanceof AskAgainLater)) throw error;
+      await attempt.log(`minimax file ${file}: not fetched (${error.message}); asking again`);
+      return attempt.pollAgainIn(intervalMs);
+    });
     return storeResult(context, job, attempt, video.bytes, video.mimeType);
+
+    async function fetchVideo(file: string) {
+      const downloadUrl = await attempt.call(
+        'minimax',
+        'file_retrieve',
+        (signal) => context.minimax.retrieveDownloadUrl(file, signal),
+        { paid: false },
+      );
+      await attempt.log(`minimax file ${file}: downloading`);
+      return attempt.call('minimax', 'file_download', (signal) => context.minimax.downloadVideo(downloadUrl, signal), {
+        paid: false,
+      });
+    }
   };
 }

@@ -48,8 +48,8 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
- * Fetches a file a provider pointed us at, under a policy: https only, only hosts the provider serves
- * files from, only public addresses (checked at connect time, and again after every redirect, each
+ * Fetches a file a provider pointed us at, under a policy: https only (an `http://` link to the
+ * provider's own file host is fetched over https), only hosts the provider serves files from, only public addresses (checked at connect time, and again after every redirect, each
  * followed by hand), at most `maxBytes`, within `timeoutMs` overall. In development the simulator's own
  * `host:port` is the one exception, reachable over http on loopback.
  */
@@ -109,6 +109,7 @@ export class GuardedDownloader {
       throw new DownloadRefused('the file address is not a URL');
     }
     if (this.policy.developmentHosts.includes(url.host)) return url;
+    if (url.protocol === 'http:' && hostAllowed(url.hostname, this.policy.httpsUpgradeHosts)) url.protocol = 'https:';
     if (url.protocol !== 'https:') throw new DownloadRefused(`${url.protocol} is not https`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new DownloadRefused(`${host} is not a public address`);

@@ -2,8 +2,14 @@ import { VIDEO_TIMEOUTS_MS, type ErrorCode, type MiniMaxVideoBody } from '@media
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { DownloadRefused, type Download } from './guarded-download';
 import { NetworkError, callJson, messageFrom, type JsonResponse } from './http';
-import { miniMaxCodeMeaning, miniMaxError, type MiniMaxStatus } from './minimax-status';
-import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
+import {
+  miniMaxCodeMeaning,
+  miniMaxCodeRule,
+  miniMaxError,
+  type MiniMaxCallPhase,
+  type MiniMaxStatus,
+} from './minimax-status';
+import { AskAgainLater, ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 
 export interface MiniMaxConfig {
   /** https://api.minimax.io/v1 for global keys, https://api.minimaxi.com/v1 for mainland keys. */
@@ -19,6 +25,9 @@ export interface MiniMaxConfig {
 type VideoTimeouts = Record<keyof typeof VIDEO_TIMEOUTS_MS, number>;
 
 export type VideoTaskStatus = { status: string; fileId: string | undefined };
+
+/** MiniMax renders MP4 (its file retrieval answers `output.mp4`); it is what every video job asks for. */
+const VIDEO_MIME_TYPE = 'video/mp4';
 
 const signalOption = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
 
@@ -36,36 +45,44 @@ function rateLimited(response: JsonResponse, why: string): ProviderBusyError {
   return new ProviderBusyError('minimax', 'rate_limited', parseRetryAfter(response.headers['retry-after']), why);
 }
 
+/** Where the HTTP 200 the codes come in leaves a call that can no longer read its answer. */
+function askAgainOnTransport(error: unknown): never {
+  if (error instanceof NetworkError) throw new AskAgainLater(error.message, error.outcome);
+  throw error;
+}
+
 /**
- * The parts of a MiniMax answer every call treats alike: HTTP 429 and code 1002 slow the queue down,
- * authentication codes end the job with the spec's message, sensitive content is refused for good.
- * Returns the remaining error code, if any, for the call to judge.
+ * The answer's HTTP 429 or `base_resp` code, judged by its rule for the call's phase (minimax-status.ts):
+ * throws what the job does about it, or returns when the answer carries neither.
  */
-function commonFailure(response: JsonResponse): MiniMaxStatus | undefined {
+function judgeCode(response: JsonResponse, phase: MiniMaxCallPhase, failure: ErrorCode): void {
   if (response.status === 429) throw rateLimited(response, 'HTTP 429');
   const status = miniMaxError(response.json);
-  if (status === undefined) return undefined;
-  switch (miniMaxCodeMeaning(status.code)) {
-    case 'rate_limited':
+  if (status === undefined) return;
+  const rule = miniMaxCodeRule(status.code, phase);
+  const retryLater = miniMaxCodeMeaning(status.code) === 'retry_later';
+  switch (rule) {
+    case 'pause':
       throw rateLimited(response, `code ${status.code}`);
     case 'auth':
       throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
     case 'sensitive':
       throw GenerationError.of('VIDEO_FAILED', { retryable: false, outcome: 'content_refused' });
-    case 'retry_later':
-    case 'refused':
-      return status;
+    case 'ask_again':
+      throw new AskAgainLater(describeCode(status), retryLater ? 'http_5xx' : 'http_4xx');
+    case 'retry':
+    case 'refuse':
+      throw GenerationError.of(failure, {
+        detail: describeCode(status),
+        retryable: rule === 'retry',
+        outcome: rule === 'retry' ? 'http_5xx' : 'http_4xx',
+      });
   }
 }
 
-/** A remaining code as the call's own catalogue error: "retry later" codes are worth another attempt. */
-function codeFailure(code: ErrorCode, status: MiniMaxStatus): GenerationError {
-  const retryable = miniMaxCodeMeaning(status.code) === 'retry_later';
-  return GenerationError.of(code, {
-    detail: describeCode(status),
-    retryable,
-    outcome: retryable ? 'http_5xx' : 'http_4xx',
-  });
+/** An MP4 file opens with its `ftyp` box: the type field sits at bytes 4..8 (ISO/IEC 14496-12 §4.3). */
+function isMp4(bytes: Uint8Array): boolean {
+  return bytes.byteLength >= 8 && Buffer.from(bytes.subarray(4, 8)).toString('latin1') === 'ftyp';
 }
 
 /**
@@ -108,8 +125,7 @@ export class MiniMaxClient {
         outcome: error.outcome,
       });
     });
-    const status = commonFailure(response);
-    if (status !== undefined) throw codeFailure('VIDEO_START_FAILED', status);
+    judgeCode(response, 'start', 'VIDEO_START_FAILED');
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_START_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
@@ -125,8 +141,8 @@ export class MiniMaxClient {
   }
 
   /**
-   * Transport failures, 5xx and MiniMax's "retry later" codes surface as NetworkError: the task is
-   * already paid for, so the poller waits and asks again (spec §8).
+   * The task is already paid for (spec §8): transport failures, 5xx, MiniMax's "retry later" and limit
+   * codes, and an answer that does not parse all surface as AskAgainLater, and the poller asks again.
    */
   async queryTask(taskId: string, signal?: AbortSignal): Promise<VideoTaskStatus> {
     const url = `${this.config.baseUrl}/query/video_generation?task_id=${encodeURIComponent(taskId)}`;
@@ -135,13 +151,9 @@ export class MiniMaxClient {
       headers: this.authorization,
       timeoutMs: this.timeouts.status,
       ...signalOption(signal),
-    });
-    if (response.status >= 500) throw new NetworkError(`HTTP ${response.status}`, 'http_5xx');
-    const status = commonFailure(response);
-    if (status !== undefined) {
-      if (miniMaxCodeMeaning(status.code) === 'retry_later') throw new NetworkError(describeCode(status), 'http_5xx');
-      throw codeFailure('VIDEO_POLL_FAILED', status);
-    }
+    }).catch(askAgainOnTransport);
+    if (response.status >= 500) throw new AskAgainLater(`HTTP ${response.status}`, 'http_5xx');
+    judgeCode(response, 'paid', 'VIDEO_POLL_FAILED');
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_POLL_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
@@ -151,11 +163,12 @@ export class MiniMaxClient {
     }
     const body = response.json as { status?: unknown; file_id?: unknown } | undefined;
     if (body === undefined || typeof body.status !== 'string') {
-      throw GenerationError.of('VIDEO_INVALID_RESPONSE', { retryable: false, outcome: 'malformed' });
+      throw new AskAgainLater('the status answer is not a task status', 'malformed');
     }
     return { status: body.status, fileId: idOf(body.file_id) };
   }
 
+  /** The file is a paid task's result: anything but a final refusal is asked again (AskAgainLater). */
   async retrieveDownloadUrl(fileId: string, signal?: AbortSignal): Promise<string> {
     const query = new URLSearchParams({ file_id: fileId });
     if (this.config.groupId !== undefined) query.set('GroupId', this.config.groupId);
@@ -164,22 +177,17 @@ export class MiniMaxClient {
       headers: this.authorization,
       timeoutMs: this.timeouts.file,
       ...signalOption(signal),
-    }).catch((error: unknown) => {
-      if (!(error instanceof NetworkError)) throw error;
-      throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: true, outcome: error.outcome });
-    });
-    const status = commonFailure(response);
-    if (status !== undefined) throw codeFailure('VIDEO_URL_FAILED', status);
+    }).catch(askAgainOnTransport);
+    if (response.status >= 500) throw new AskAgainLater(`HTTP ${response.status}`, 'http_5xx');
+    judgeCode(response, 'paid', 'VIDEO_URL_FAILED');
     if (response.status < 200 || response.status >= 300) {
       throw GenerationError.of('VIDEO_URL_FAILED', {
         detail: messageFrom(response.json, `HTTP ${response.status}`),
-        retryable: isRetryableStatus(response.status),
+        retryable: false,
         outcome: outcomeOfStatus(response.status),
       });
     }
-    if (response.json === undefined) {
-      throw GenerationError.of('VIDEO_DOWNLOAD_URL_FAILED', { retryable: true, outcome: 'malformed' });
-    }
+    if (response.json === undefined) throw new AskAgainLater('the file answer is not JSON', 'malformed');
     const downloadUrl = (response.json as { file?: { download_url?: unknown } }).file?.download_url;
     if (typeof downloadUrl !== 'string' || downloadUrl === '') {
       throw GenerationError.of('VIDEO_NO_DOWNLOAD_URL', { retryable: false, outcome: 'malformed' });
@@ -187,14 +195,18 @@ export class MiniMaxClient {
     return downloadUrl;
   }
 
+  /**
+   * Downloads the file a retrieve answer points at. A download that fails on the way is asked again from
+   * retrieval (a fresh link: MiniMax's are valid for an hour). What is stored is what was asked for, an
+   * MP4, whatever Content-Type the CDN sends (object storage often says application/octet-stream).
+   */
   async downloadVideo(downloadUrl: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mimeType: string }> {
     const response = await this.config.download(downloadUrl, signal).catch((error: unknown) => {
       // Where the file is, not whether it can be fetched, is wrong: asking again would point there again.
       if (error instanceof DownloadRefused) {
         throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: false, outcome: 'malformed' });
       }
-      if (!(error instanceof NetworkError)) throw error;
-      throw GenerationError.of('VIDEO_URL_FAILED', { detail: error.message, retryable: true, outcome: error.outcome });
+      return askAgainOnTransport(error);
     });
     if (response.status === 429) {
       throw new ProviderBusyError(
@@ -204,13 +216,16 @@ export class MiniMaxClient {
         'HTTP 429',
       );
     }
-    if (response.status < 200 || response.status >= 300 || response.bytes.byteLength === 0) {
+    if (response.status < 200 || response.status >= 300) {
+      throw new AskAgainLater(`HTTP ${response.status}`, outcomeOfStatus(response.status));
+    }
+    if (!isMp4(response.bytes)) {
       throw GenerationError.of('VIDEO_URL_FAILED', {
-        detail: `HTTP ${response.status}`,
-        retryable: isRetryableStatus(response.status),
-        outcome: response.status >= 200 && response.status < 300 ? 'malformed' : outcomeOfStatus(response.status),
+        detail: `the file is not an MP4 video (${response.bytes.byteLength} bytes, ${response.contentType ?? 'no content type'})`,
+        retryable: true,
+        outcome: 'malformed',
       });
     }
-    return { bytes: response.bytes, mimeType: response.contentType ?? 'video/mp4' };
+    return { bytes: response.bytes, mimeType: VIDEO_MIME_TYPE };
   }
 }

@@ -117,6 +117,22 @@ export class ProviderBusyError extends Error {
   }
 }
 
+/**
+ * Paid provider work (a video task, its file) could not be read this time: a lost connection, a 5xx, a
+ * "retry later" or limit code, an answer that does not parse. Not a failure of the job: it asks again
+ * after its poll interval, without using an attempt, until its window or deadline ends.
+ */
+export class AskAgainLater extends Error {
+  override readonly name = 'AskAgainLater';
+
+  constructor(
+    message: string,
+    readonly outcome: CallOutcome,
+  ) {
+    super(message);
+  }
+}
+
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | string[] | null | undefined, now = Date.now()): number | undefined {
   const header = Array.isArray(value) ? value[0] : value;

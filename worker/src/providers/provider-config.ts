@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { MODE_VARIABLE, wholeNumber, type EnvReader } from '@mediagen/core';
 import {
   DEFAULT_STABILITY_ENGINE,
+  MINIMAX_VIDEO_MODEL_ALIASES,
   MINIMAX_VIDEO_MODEL_IDS,
   STABILITY_ENGINES,
   VIDEO_MODEL,
   type GenerationKind,
+  isMiniMaxVideoModel,
   type MiniMaxVideoModel,
   type StabilityEngine,
 } from '@mediagen/shared';
@@ -40,6 +42,18 @@ const rateLimitSetting = z
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((url) => url.replace(/\/+$/, ''));
+
+/**
+ * A model of MiniMax's published text-to-video list, or an older name of one (read as its published
+ * name); anything else is refused at start-up, as MiniMax would refuse it at every video's start.
+ */
+const miniMaxVideoModel = z
+  .string()
+  .transform((name) => MINIMAX_VIDEO_MODEL_ALIASES[name] ?? name)
+  .refine(isMiniMaxVideoModel, {
+    error: `must be one of MiniMax's published text-to-video models: ${MINIMAX_VIDEO_MODEL_IDS.join(', ')} (video-01 is read as T2V-01)`,
+  })
+  .transform((name) => name as MiniMaxVideoModel);
 
 export interface ProviderEndpoint {
   baseUrl: string;
@@ -138,14 +152,7 @@ export function readProviderSettings(
     minimax: {
       ...endpoint(key('video'), minimaxBaseOverride ?? MINIMAX_HOSTS[region], `${simulator}/v1`),
       groupId: reader.raw('MINIMAX_GROUP_ID'),
-      model:
-        reader.read(
-          'MINIMAX_VIDEO_MODEL',
-          z.enum(MINIMAX_VIDEO_MODEL_IDS as [MiniMaxVideoModel, ...MiniMaxVideoModel[]], {
-            error: `must be one of MiniMax's text-to-video models: ${MINIMAX_VIDEO_MODEL_IDS.join(', ')}`,
-          }),
-          VIDEO_MODEL,
-        ) ?? VIDEO_MODEL,
+      model: reader.read('MINIMAX_VIDEO_MODEL', miniMaxVideoModel, VIDEO_MODEL) ?? VIDEO_MODEL,
     },
     openai: endpoint(
       key('speech'),

@@ -3,7 +3,13 @@ import { GenerationError } from '../generation-error';
 import type { WorkerMetrics } from '../observability/worker-metrics';
 import { NetworkError } from './http';
 import { isOpenBreakerError, type ProviderBreakers } from './provider-breakers';
-import { ProviderBusyError, type CallOutcome, type ProviderCall, type ProviderName } from './provider-calls';
+import {
+  AskAgainLater,
+  ProviderBusyError,
+  type CallOutcome,
+  type ProviderCall,
+  type ProviderName,
+} from './provider-calls';
 import type { ProviderRateLimiter } from './provider-rate-limiter';
 
 /** Wraps an error thrown after the job's own signal fired, so the breaker never counts our aborts. */
@@ -25,7 +31,7 @@ export function outcomeOf(error: unknown): CallOutcome {
   if (error instanceof AbortedCall) return 'aborted';
   if (error instanceof ProviderBusyError) return BUSY_OUTCOMES[error.reason];
   if (error instanceof GenerationError && error.outcome !== undefined) return error.outcome;
-  if (error instanceof NetworkError) return error.outcome;
+  if (error instanceof NetworkError || error instanceof AskAgainLater) return error.outcome;
   return 'network';
 }
 

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildStabilityBody, planVideo } from '@mediagen/shared';
+import { MINIMAX_VIDEO_MODEL_IDS, buildStabilityBody, planVideo } from '@mediagen/shared';
 import { ONE_PIXEL_PNG_BASE64, minimax, openai, stability } from '@mediagen/simulator/documented-examples';
 import { GenerationError } from '../../src/generation-error';
-import { NetworkError } from '../../src/providers/http';
 import { MiniMaxClient } from '../../src/providers/minimax-client';
 import { OpenAISpeechClient } from '../../src/providers/openai-speech-client';
-import { ProviderBusyError } from '../../src/providers/provider-calls';
+import { AskAgainLater, ProviderBusyError } from '../../src/providers/provider-calls';
 import { MINIMAX_HOSTS } from '../../src/providers/provider-config';
 import { StabilityClient } from '../../src/providers/stability-client';
 import { ReplayServer } from './replay-server';
@@ -135,43 +134,79 @@ describe(`MiniMax video generation (${minimax.createTask.source})`, () => {
     expect([...server.requests[0]!.query.keys()]).toEqual(minimax.retrieveFile.queryParameters);
   });
 
-  const startOutcomes: Record<number, Record<string, unknown> | 'busy'> = {
-    1000: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
-    1001: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
-    1002: 'busy',
-    1004: { code: 'VIDEO_AUTH_FAILED', retryable: false, outcome: 'http_4xx' },
-    1008: { code: 'VIDEO_START_FAILED', retryable: false, outcome: 'http_4xx' },
-    1024: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
-    1026: { code: 'VIDEO_FAILED', retryable: false, outcome: 'content_refused' },
-    1027: { code: 'VIDEO_FAILED', retryable: false, outcome: 'content_refused' },
-    1033: { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' },
-    2013: { code: 'VIDEO_START_FAILED', retryable: false, outcome: 'http_4xx' },
-    2049: { code: 'VIDEO_AUTH_FAILED', retryable: false, outcome: 'http_4xx' },
+  it(`knows exactly the published text-to-video models (${minimax.textToVideoModels.source})`, () => {
+    expect([...MINIMAX_VIDEO_MODEL_IDS].sort()).toEqual([...minimax.textToVideoModels.models].sort());
+  });
+
+  /**
+   * What each documented code does (worker/src/providers/minimax-status.ts): `busy` pauses the queue,
+   * `ask again` keeps a paid task's polling or file retrieval going, anything else is the error thrown.
+   */
+  type Expected = Record<string, unknown> | 'busy' | 'ask again';
+  const retry = { code: 'VIDEO_START_FAILED', retryable: true, outcome: 'http_5xx' };
+  const refused = (code: string) => ({ code, retryable: false, outcome: 'http_4xx' });
+  const auth = { code: 'VIDEO_AUTH_FAILED', retryable: false, outcome: 'http_4xx' };
+  const sensitive = { code: 'VIDEO_FAILED', retryable: false, outcome: 'content_refused' };
+  const meaning: Record<number, { start: Expected; paid: Expected | 'refused' }> = {
+    1000: { start: retry, paid: 'ask again' },
+    1001: { start: retry, paid: 'ask again' },
+    1013: { start: retry, paid: 'ask again' },
+    1024: { start: retry, paid: 'ask again' },
+    1033: { start: retry, paid: 'ask again' },
+    1002: { start: 'busy', paid: 'busy' },
+    1039: { start: 'busy', paid: 'busy' },
+    1041: { start: 'busy', paid: 'busy' },
+    2045: { start: 'busy', paid: 'busy' },
+    1008: { start: refused('VIDEO_START_FAILED'), paid: 'ask again' },
+    2056: { start: refused('VIDEO_START_FAILED'), paid: 'ask again' },
+    1004: { start: auth, paid: auth },
+    2049: { start: auth, paid: auth },
+    1026: { start: sensitive, paid: sensitive },
+    1027: { start: sensitive, paid: sensitive },
   };
+  const expectedOf = (code: number) => meaning[code] ?? { start: refused('VIDEO_START_FAILED'), paid: 'refused' };
+
+  function expectOutcome(error: unknown, expected: Expected | 'refused', refusedCode: string) {
+    if (expected === 'busy') expect(error).toBeInstanceOf(ProviderBusyError);
+    else if (expected === 'ask again') expect(error).toBeInstanceOf(AskAgainLater);
+    else expect(error).toMatchObject(expected === 'refused' ? refused(refusedCode) : expected);
+  }
 
   it.each(Object.entries(minimax.errorCodes.messages))(
-    `reads documented code %s ("%s") in an HTTP 200 as its table means (${minimax.errorCodes.source})`,
+    `reads documented code %s ("%s") in an HTTP 200 as its table means, at the start and for a paid task (${minimax.errorCodes.source})`,
     async (code, message) => {
       const body = { base_resp: { status_code: Number(code), status_msg: message } };
       const server = await replaying(
         [minimax.createTask.path, { status: 200, body }],
         [minimax.queryTask.path, { status: 200, body }],
+        [minimax.retrieveFile.path, { status: 200, body }],
       );
+      const expected = expectedOf(Number(code));
       const started = await failure(
         client(server).startTask(
           planVideo({ prompt: 'a boat', quality: 'standard', durationSeconds: 6, style: 'cinematic' }).body,
         ),
       );
-      const expected = startOutcomes[Number(code)]!;
-      if (expected === 'busy') expect(started).toBeInstanceOf(ProviderBusyError);
-      else expect(started).toMatchObject(expected);
-
-      // While polling a task already paid for, "retry later" codes mean: ask again.
-      const polled = await failure(client(server).queryTask('1'));
-      if (expected !== 'busy' && expected.retryable === true) expect(polled).toBeInstanceOf(NetworkError);
-      else expect(polled).not.toBeInstanceOf(NetworkError);
+      expectOutcome(started, expected.start, 'VIDEO_START_FAILED');
+      expectOutcome(await failure(client(server).queryTask('1')), expected.paid, 'VIDEO_POLL_FAILED');
+      expectOutcome(await failure(client(server).retrieveDownloadUrl('1')), expected.paid, 'VIDEO_URL_FAILED');
     },
   );
+
+  it.each(Object.entries(minimax.retrieveErrorCodes.messages))(
+    `never loses a rendered file to the retrieval page's code %s ("%s") (${minimax.retrieveErrorCodes.source})`,
+    async (code, message) => {
+      const body = { base_resp: { status_code: Number(code), status_msg: message } };
+      const server = await replaying([minimax.retrieveFile.path, { status: 200, body }]);
+      const error = await failure(client(server).retrieveDownloadUrl(minimax.retrieveFile.response.file.file_id));
+      expect(error instanceof ProviderBusyError || error instanceof AskAgainLater).toBe(true);
+    },
+  );
+
+  it('polls again after a query answer that is not JSON, as after a network error', async () => {
+    const server = await replaying([minimax.queryTask.path, { status: 200, body: Buffer.from('{"task_id":"') }]);
+    expect(await failure(client(server).queryTask('1'))).toMatchObject({ name: 'AskAgainLater', outcome: 'malformed' });
+  });
 });
 
 describe(`OpenAI speech (${openai.speech.source})`, () => {
