@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
-import type { PlanCatalogue } from '@mediagen/shared';
+import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
