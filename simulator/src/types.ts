@@ -57,6 +57,7 @@ export const FAULT_KINDS = [
   'minimax-code',
   'content-filtered',
   'insufficient-quota',
+  'insufficient-balance',
   'rate-limit',
   'stray',
   'answer',
@@ -65,6 +66,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const PROVIDER_ROUTES = [
   'image',
+  'balance',
   'video.create',
   'video.query',
   'video.file',

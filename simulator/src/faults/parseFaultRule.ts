@@ -11,6 +11,7 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
   'minimax-code': ['video.create', 'video.query', 'video.file'],
   'content-filtered': ['image'],
   'insufficient-quota': ['speech', 'realtime.connect', 'realtime.response'],
+  'insufficient-balance': ['image', 'balance'],
   'rate-limit': ['realtime.response'],
   stray: ['realtime.response'],
   answer: ['realtime.response'],
