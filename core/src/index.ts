@@ -27,5 +27,6 @@ export * from './redis';
 export * from './redis-endpoint';
 export * from './redis-keys';
 export * from './spend/price-table';
+export * from './spend/provider-credit';
 export * from './spend/spend-controls';
 export * from './spend/spend-ledger';

@@ -265,8 +265,8 @@ describe("an operator's retry is charged as a submission", () => {
       id: newGenerationId('image'),
       uid: user.uid,
       kind: 'image',
-      request: { prompt: 'four lighthouses', samples: 4, seed: 1 },
-      prompt: 'four lighthouses',
+      request: { prompt: 'a wide lighthouse', width: 1536, height: 1536, seed: 1 },
+      prompt: 'a wide lighthouse',
       maxInFlight: 10,
     });
     if (outcome.status !== 'accepted') throw new Error(outcome.status);
@@ -278,7 +278,7 @@ describe("an operator's retry is charged as a submission", () => {
       expect(await lifecycle.retry(id, { charge, maxInFlight: 10 })).toMatchObject({
         ok: false,
         reason: 'beyond-plan',
-        message: 'The Free plan makes up to 1 image per request. Upgrade your plan for more.',
+        message: 'The Free plan makes images up to 1024×1024 pixels. Upgrade your plan for more.',
       });
     }
     expect(await lifecycle.find(id)).toMatchObject({ status: 'failed' });

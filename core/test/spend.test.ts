@@ -69,7 +69,8 @@ describe('prices', () => {
   const context = { videoModel: 'MiniMax-Hailuo-02', speechModel: 'tts-1' } as const;
   it('estimates each kind from its request', () => {
     expect(estimateCostUsd('image', { steps: 30, samples: 1 }, DEFAULT_PRICES, context)).toBe(0.009);
-    expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.036);
+    // One image whatever an older stored request asked for: the worker sends one sample.
+    expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.018);
     expect(estimateCostUsd('video', { duration: 6, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.282);
     expect(estimateCostUsd('video', { duration: 10, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.47);
     expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'T2V-01' })).toBe(0.43);

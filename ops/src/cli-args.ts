@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { BUDGET_SCOPES, type BudgetScope, type SpendGrouping } from '@mediagen/core';
-import { GENERATION_KINDS, PLAN_IDS, type GenerationKind, type PlanId } from '@mediagen/shared';
+import {
+  GENERATION_KINDS,
+  PLAN_IDS,
+  PROVIDERS,
+  type GenerationKind,
+  type PlanId,
+  type ProviderName,
+} from '@mediagen/shared';
 import { UsageError } from './ops-errors';
 
 export type Command =
@@ -14,7 +21,8 @@ export type Command =
   | { name: 'plan'; uid: string; plan: PlanId | null; reason: string }
   | { name: 'spend'; by: SpendGrouping; days: number }
   | { name: 'budget'; scope: BudgetScope; dailyUsd: number | null }
-  | { name: 'kill-switch'; on: boolean; reason: string };
+  | { name: 'kill-switch'; on: boolean; reason: string }
+  | { name: 'clear-out-of-credit'; provider: ProviderName };
 
 export interface CliInvocation {
   command: Command;
@@ -53,6 +61,9 @@ Commands:
                                  the daily budget of a provider (or of all): reached, its paid calls wait
   kill-switch <on|off>           hold back every paid provider call at once, on every worker (jobs wait)
       [--reason TEXT]            shown in \`spend\` (default "switched by an operator")
+  clear-out-of-credit <stability|minimax|openai>
+                                 credit was bought: the provider's paid calls go out again at once (a
+                                 worker's balance check clears it too, within RECONCILE_INTERVAL_MS)
 
 Options:
   --json                         machine-readable output
@@ -90,6 +101,7 @@ const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
   spend: ['by', 'days'],
   budget: [],
   'kill-switch': ['reason'],
+  'clear-out-of-credit': [],
 };
 
 const SPEND_GROUPINGS: readonly SpendGrouping[] = ['day', 'provider', 'kind', 'plan', 'user'];
@@ -207,6 +219,14 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         },
         json,
       };
+    }
+    case 'clear-out-of-credit': {
+      exactly(rest, 1, 'clear-out-of-credit', 'a provider');
+      const provider = rest[0]!;
+      if (!(PROVIDERS as readonly string[]).includes(provider)) {
+        throw new UsageError(`unknown provider '${provider}': use ${PROVIDERS.join(', ')}`);
+      }
+      return { command: { name: 'clear-out-of-credit', provider: provider as ProviderName }, json };
     }
     case 'plan': {
       if (rest.length < 1 || rest.length > 2) throw new UsageError('plan needs a user id, and optionally a plan');

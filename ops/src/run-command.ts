@@ -123,6 +123,10 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
       const usd = (value: number) => `$${value.toFixed(2)}`;
       const text = [
         `kill switch: ${status.killSwitch.on ? `ON since ${status.killSwitch.since} (${status.killSwitch.reason})` : 'off'}`,
+        ...Object.entries(status.outOfCredit).map(
+          ([provider, mark]) =>
+            `${provider}: OUT OF CREDIT since ${mark.since} (${mark.message}); clear with \`clear-out-of-credit ${provider}\``,
+        ),
         table(
           ['today (UTC)', 'spent', 'daily budget', 'paid calls'],
           [
@@ -164,6 +168,13 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         ? 'kill switch ON: no paid provider call goes out; jobs wait in their queues'
         : 'kill switch off: paid provider calls go out again';
       return { json: { on: command.on, reason: command.reason }, text };
+    }
+    case 'clear-out-of-credit': {
+      const cleared = await ctx.spend.controls.credit.clear(command.provider);
+      const text = cleared
+        ? `${command.provider} no longer marked out of credit: its paid calls go out again`
+        : `${command.provider} was not marked out of credit`;
+      return { json: { provider: command.provider, cleared }, text };
     }
     case 'plan': {
       const result = await userPlan(ctx, command.uid, command.plan, command.reason);

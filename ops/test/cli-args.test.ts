@@ -52,6 +52,10 @@ describe('parseCli', () => {
       dailyUsd: 99.5,
     });
     expect(parseCli(['budget', 'global', 'off']).command).toEqual({ name: 'budget', scope: 'global', dailyUsd: null });
+    expect(parseCli(['clear-out-of-credit', 'stability']).command).toEqual({
+      name: 'clear-out-of-credit',
+      provider: 'stability',
+    });
     expect(parseCli(['kill-switch', 'on']).command).toEqual({
       name: 'kill-switch',
       on: true,
@@ -81,6 +85,7 @@ describe('parseCli', () => {
     [['budget', 'acme', '5'], /unknown budget scope 'acme'/],
     [['budget', 'openai', 'ten'], /the budget must be US dollars/],
     [['kill-switch', 'maybe'], /kill-switch takes on or off/],
+    [['clear-out-of-credit', 'acme'], /unknown provider 'acme': use stability, minimax, openai/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCli(argv)).toThrow(UsageError);
     expect(() => parseCli(argv)).toThrow(message);

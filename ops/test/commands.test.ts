@@ -162,6 +162,25 @@ async function periodOver(uid: string): Promise<void> {
     .execute();
 }
 
+describe('a provider out of credit', () => {
+  it('spend shows it held back and since when; clear-out-of-credit lets its paid calls go again', async () => {
+    await ctx.spend.controls.credit.markOutOfCredit('stability', 'Stability AI error: no balance');
+    const marked = await runCommand(ctx, { name: 'spend', by: 'day', days: 1 });
+    expect(marked.text).toMatch(/stability: OUT OF CREDIT since \S+ \(Stability AI error: no balance\)/);
+    expect(marked.text).toMatch(/stability\s+\S+\s+-\s+held back \(out_of_credit\)/);
+    expect(await ctx.spend.controls.holdBack('stability')).toBe('out_of_credit');
+
+    const cleared = await runCommand(ctx, { name: 'clear-out-of-credit', provider: 'stability' });
+    expect(cleared.json).toEqual({ provider: 'stability', cleared: true });
+    expect(await ctx.spend.controls.holdBack('stability')).toBeNull();
+    expect((await runCommand(ctx, { name: 'spend', by: 'day', days: 1 })).text).not.toMatch(/OUT OF CREDIT/);
+    expect((await runCommand(ctx, { name: 'clear-out-of-credit', provider: 'stability' })).json).toEqual({
+      provider: 'stability',
+      cleared: false,
+    });
+  });
+});
+
 describe('counts, job and find', () => {
   it('counts jobs per state, paused queues included, beside what the record holds in flight', async () => {
     await submit('image', 'one');
@@ -312,9 +331,9 @@ describe('retry-failed', () => {
     expect((await ctx.lifecycle.balance(busy)).inFlight).toBe(MAX_IN_FLIGHT);
     const downgraded = `user-${randomUUID()}`;
     await ctx.lifecycle.setPlan(downgraded, 'pro', 'test');
-    const fourImages = await failed('image', {
+    const tooWide = await failed('image', {
       uid: downgraded,
-      request: { ...requests.image('four lighthouses'), samples: 4 },
+      request: { ...requests.image('a wide lighthouse'), width: 1536, height: 1536 },
     });
     await ctx.lifecycle.setPlan(downgraded, 'free', 'test');
 
@@ -322,18 +341,18 @@ describe('retry-failed', () => {
     expect(await retryFailed(ctx, ['image', 'speech'], { limit: 10, free: true })).toEqual([
       { id: busyFailure.id, kind: 'speech', uid: busy, result: 'skipped: too many in flight', charged: false },
       {
-        id: fourImages.id,
+        id: tooWide.id,
         kind: 'image',
         uid: downgraded,
         result: 'skipped: beyond the plan',
         charged: false,
-        detail: 'The Free plan makes up to 1 image per request. Upgrade your plan for more.',
+        detail: 'The Free plan makes images up to 1024×1024 pixels. Upgrade your plan for more.',
       },
     ]);
     expect(await statusOf(busyFailure.id)).toBe('failed');
-    expect(await statusOf(fourImages.id)).toBe('failed');
+    expect(await statusOf(tooWide.id)).toBe('failed');
     const { text } = await runCommand(ctx, { name: 'retry-failed', kinds: ['image'], limit: 10, free: false });
-    expect(text).toMatch(/skipped: beyond the plan\s+no\s+The Free plan makes up to 1 image per request\./);
+    expect(text).toMatch(/skipped: beyond the plan\s+no\s+The Free plan makes images up to 1024×1024 pixels\./);
   });
 
   it("a retry racing its owner's cancel, 20 times: one outcome each, and the tokens add up", async () => {

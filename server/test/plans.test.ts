@@ -36,7 +36,6 @@ describe('limits by plan', () => {
     const user = await createTestUser();
     const api = apiClient(server.origin, user);
     const refusals = [
-      { ...imageRequest(), samples: 2 },
       { ...imageRequest(), width: 1536, height: 1536 },
       { ...videoRequest(), quality: 'hd' },
       { ...videoRequest(), duration: 10 },
@@ -47,18 +46,35 @@ describe('limits by plan', () => {
       expect(refused.body.error.code).toBe('PLAN_LIMIT');
       expect(refused.body.error.message).toMatch(/^The Free plan .+ Upgrade your plan for more\.$/);
     }
-    expect((await api.submit({ ...imageRequest(), samples: 2 })).body.error.message).toBe(
-      'The Free plan makes up to 1 image per request. Upgrade your plan for more.',
+    expect((await api.submit({ ...imageRequest(), width: 1536, height: 1536 })).body.error.message).toBe(
+      'The Free plan makes images up to 1024×1024 pixels. Upgrade your plan for more.',
     );
     const me = await api.me();
     expect(me.body).toMatchObject({ plan: 'free', tokens: { image: 1, video: 1, speech: 2 } });
+  });
+
+  it('refuses several images per request with a 400 on every plan, charging nothing: Stability bills each one', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    for (const plan of ['free', 'enterprise'] as const) {
+      await moveTo(user, plan);
+      const refused = await api.submit({ ...imageRequest(), samples: 2 });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({
+        code: 'INVALID_REQUEST',
+        message: 'samples: must be 1: a request makes one image',
+      });
+    }
+    expect((await api.submit({ ...imageRequest(), samples: 1 })).status).toBe(202);
+    const allowance = DEFAULT_PLAN_RULES.enterprise.allowance;
+    expect((await api.me()).body).toMatchObject({ tokens: { image: allowance.image - 1 } });
   });
 
   it('a plan change applies to the next request and moves the balance, keeping what was spent', async () => {
     const user = await createTestUser();
     const api = apiClient(server.origin, user);
     expect((await api.submit(imageRequest())).status).toBe(202); // Free's one image
-    expect((await api.submit({ ...imageRequest(), samples: 4 })).status).toBe(403);
+    expect((await api.submit({ ...imageRequest(), width: 1536, height: 1536 })).status).toBe(403);
 
     const changed = await setPlan(user.uid, { plan: 'pro', reason: 'support ticket 42' });
     expect(changed.status).toBe(200);
@@ -72,10 +88,10 @@ describe('limits by plan', () => {
       tokens: { image: pro.image - 1, video: pro.video, speech: pro.speech },
     });
 
-    expect((await api.submit({ ...imageRequest(), samples: 4 })).status).toBe(202);
+    expect((await api.submit({ ...imageRequest(), width: 1536, height: 1536 })).status).toBe(202);
     expect((await api.submit({ ...videoRequest(), quality: 'hd', duration: 10 })).status).toBe(202);
-    expect((await api.submit({ ...imageRequest(), samples: 5 })).body.error.message).toBe(
-      'The Pro plan makes up to 4 images per request. Upgrade your plan for more.',
+    expect((await api.submit({ ...imageRequest(), width: 2048, height: 2048 })).body.error.message).toBe(
+      'The Pro plan makes images up to 1536×1536 pixels. Upgrade your plan for more.',
     );
     expect((await api.me()).body).toMatchObject({
       plan: 'pro',

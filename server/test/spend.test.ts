@@ -68,6 +68,34 @@ describe('a held-back provider', () => {
   });
 });
 
+describe('a provider out of credit', () => {
+  it('shows queued images as busy and is in the spend report until an admin clears it', async () => {
+    const api = apiClient(server.origin, await createTestUser());
+    const waiting = await api.submit(imageRequest());
+    const busy = async () => (await api.get(waiting.body.id)).body.queue?.busy;
+    // What a worker records when Stability answers insufficient_balance.
+    await server.app.spend.controls.credit.markOutOfCredit('stability', 'Stability AI error: no balance');
+    await expect.poll(busy, { timeout: 5000 }).toBe(true);
+    const report = (await (await adminCall('GET', '/admin/api/spend')).json()) as {
+      outOfCredit: Record<string, { since: string; message: string }>;
+      paused: Record<string, string>;
+    };
+    expect(report.outOfCredit).toEqual({
+      stability: { since: expect.any(String), message: 'Stability AI error: no balance' },
+    });
+    expect(report.paused).toEqual({ stability: 'out_of_credit' });
+
+    expect(
+      (await adminCall('DELETE', '/admin/api/out-of-credit/stability', undefined, await createTestUser())).status,
+    ).toBe(403);
+    expect((await adminCall('DELETE', '/admin/api/out-of-credit/acme')).status).toBe(400);
+    const cleared = await adminCall('DELETE', '/admin/api/out-of-credit/stability');
+    expect(await cleared.json()).toEqual({ provider: 'stability', cleared: true });
+    await expect.poll(busy, { timeout: 5000 }).toBeUndefined();
+    expect(await (await adminCall('GET', '/admin/api/spend')).json()).toMatchObject({ outOfCredit: {}, paused: {} });
+  });
+});
+
 describe('the admin spend API', () => {
   it('reports spend with budgets and the kill switch, and sets both', async () => {
     const user = await createTestUser();

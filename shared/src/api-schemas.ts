@@ -136,7 +136,9 @@ export const spendReportSchema = z.object({
   killSwitch: z.object({ on: z.boolean(), since: z.string().nullable(), reason: z.string().nullable() }),
   budgets: z.record(z.string(), z.number()),
   today: z.object({ byProvider: z.record(z.string(), z.number()), total: z.number() }),
-  paused: z.record(z.string(), z.enum(['budget', 'kill_switch'])),
+  /** Provider accounts out of credit: their paid calls wait until credit is back (README, "Provider spend"). */
+  outOfCredit: z.record(z.string(), z.object({ since: z.string(), message: z.string() })),
+  paused: z.record(z.string(), z.enum(['budget', 'kill_switch', 'out_of_credit'])),
   by: z.string(),
   days: z.number(),
   totals: z.array(z.object({ key: z.string(), usd: z.number(), calls: z.number() })),

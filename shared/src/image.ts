@@ -31,11 +31,17 @@ export const IMAGE_DEFAULTS = {
   height: 1024,
   steps: 40,
   cfgScale: 8,
-  samples: 1,
   stylePreset: 'photographic',
   clipGuidancePreset: 'FAST_BLUE',
   sampler: 'DDIM',
 } as const satisfies Record<string, string | number>;
+
+/**
+ * Images one request makes. Stability bills every sample and the product keeps one image per generation,
+ * so more would be paid for and thrown away: the API refuses more, and the worker sends exactly this many
+ * whatever a stored request says, until image sets keep every image asked for.
+ */
+export const IMAGE_SAMPLES_PER_REQUEST = 1;
 
 /**
  * The v1 text-to-image engines Stability still serves; older ids (stable-diffusion-512-v2-1, the SDXL
@@ -136,7 +142,6 @@ export interface ImageOptions {
   height?: number | undefined;
   steps?: number | undefined;
   cfgScale?: number | undefined;
-  samples?: number | undefined;
   stylePreset?: StylePreset | undefined;
   seed?: number | undefined;
 }
@@ -169,7 +174,7 @@ export function buildStabilityBody(
     ...size,
     steps: options.steps ?? IMAGE_DEFAULTS.steps,
     cfg_scale: options.cfgScale ?? IMAGE_DEFAULTS.cfgScale,
-    samples: options.samples ?? IMAGE_DEFAULTS.samples,
+    samples: IMAGE_SAMPLES_PER_REQUEST,
     style_preset: options.stylePreset ?? IMAGE_DEFAULTS.stylePreset,
     ...(isSdxlEngine(engine) ? {} : { clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset }),
     sampler: IMAGE_DEFAULTS.sampler,

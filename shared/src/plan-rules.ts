@@ -5,8 +5,6 @@ import type { VideoQuality } from './video';
 
 /** What a request of one generation may ask for on a plan. */
 export interface RequestLimits {
-  /** Images per request. */
-  maxSamples: number;
   /** Longest side of an image, in pixels. */
   maxImageSide: number;
   maxVideoSeconds: number;
@@ -45,7 +43,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   free: {
     allowance: { ...TOKEN_ALLOWANCE },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: { maxSamples: 1, maxImageSide: 1024, maxVideoSeconds: 6, videoQualities: ['draft', 'standard'] },
+    limits: { maxImageSide: 1024, maxVideoSeconds: 6, videoQualities: ['draft', 'standard'] },
     watermark: true,
     queuePriority: 3,
     dailySpendCapUsd: 2,
@@ -53,7 +51,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   pro: {
     allowance: { image: 250, video: 50, speech: 200 },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: { maxSamples: 4, maxImageSide: 1536, maxVideoSeconds: 10, videoQualities: ['draft', 'standard', 'hd'] },
+    limits: { maxImageSide: 1536, maxVideoSeconds: 10, videoQualities: ['draft', 'standard', 'hd'] },
     watermark: false,
     queuePriority: 2,
     dailySpendCapUsd: 25,
@@ -61,7 +59,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   enterprise: {
     allowance: { image: 200, video: 40, speech: 400 },
     periodDays: 1,
-    limits: { maxSamples: 10, maxImageSide: 2048, maxVideoSeconds: 120, videoQualities: ['draft', 'standard', 'hd'] },
+    limits: { maxImageSide: 2048, maxVideoSeconds: 120, videoQualities: ['draft', 'standard', 'hd'] },
     watermark: false,
     queuePriority: 1,
     dailySpendCapUsd: 250,
@@ -81,10 +79,6 @@ export function exceedsPlan(request: GenerationRequest, plan: PlanId, rules: Pla
   const upgrade = plan === 'enterprise' ? '' : ' Upgrade your plan for more.';
   switch (request.kind) {
     case 'image': {
-      const samples = request.samples ?? 1;
-      if (samples > limits.maxSamples) {
-        return `The ${PLAN_TITLES[plan]} plan makes up to ${limits.maxSamples} image${limits.maxSamples === 1 ? '' : 's'} per request.${upgrade}`;
-      }
       const side = Math.max(request.width ?? 0, request.height ?? 0);
       if (side > limits.maxImageSide) {
         return `The ${PLAN_TITLES[plan]} plan makes images up to ${limits.maxImageSide}×${limits.maxImageSide} pixels.${upgrade}`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
-import { MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
+import { IMAGE_SAMPLES_PER_REQUEST, MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
 import { normalizePromptText } from './prompt-text';
 import {
   LANGUAGE_CODES,
@@ -39,7 +39,12 @@ export const imageRequestSchema = z.strictObject({
   height: dimension.optional(),
   steps: z.number().int().min(10).max(50).optional(),
   cfgScale: z.number().min(0).max(35).optional(),
-  samples: z.number().int().min(1).max(10).optional(),
+  samples: z
+    .number()
+    .int()
+    .min(1)
+    .max(IMAGE_SAMPLES_PER_REQUEST, { error: 'must be 1: a request makes one image' })
+    .optional(),
   stylePreset: choiceOf(STABILITY_STYLE_PRESETS).optional(),
   seed: z.number().int().min(0).max(MAX_IMAGE_SEED).optional(),
 });

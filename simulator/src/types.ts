@@ -58,6 +58,7 @@ export const FAULT_KINDS = [
   'minimax-code',
   'content-filtered',
   'insufficient-quota',
+  'insufficient-balance',
   'rate-limit',
   'stray',
   'answer',
@@ -66,6 +67,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const PROVIDER_ROUTES = [
   'image',
+  'balance',
   'video.create',
   'video.query',
   'video.file',

@@ -16,6 +16,29 @@ describe('Stability, as documented', () => {
     for (const artifact of body.artifacts) expect(stability.finishReasons.values).toContain(artifact.finishReason);
   });
 
+  it(`answers the balance in the specification's shape (${stability.balance.source})`, async () => {
+    const { url } = await startSimulator();
+    const response = await getWithKey(`${url}${stability.balance.path}`);
+    expect(response.status).toBe(200);
+    expect(shapeOf(await response.json())).toEqual(shapeOf(stability.balance.response));
+  });
+
+  it(`answers a rate limit and an organization out of credit with the two 429s real accounts get (${stability.insufficientBalance.source})`, async () => {
+    const { url } = await startSimulator({
+      faults: [
+        { route: 'image', fault: 'http429', times: 1 },
+        { route: 'image', fault: 'insufficient-balance', times: 1 },
+      ],
+    });
+    for (const documented of [stability.rateLimited, stability.insufficientBalance]) {
+      const response = await postJson(`${url}${stability.textToImage.path}`, stability.textToImage.request);
+      expect(response.status).toBe(documented.status);
+      const body = (await response.json()) as { name: string; message: string };
+      expect(shapeOf(body)).toEqual(shapeOf(documented.body));
+      expect(body).toMatchObject({ name: documented.body.name, message: documented.body.message });
+    }
+  });
+
   it(`answers errors with the specification's Error shape (${stability.error.source})`, async () => {
     const { url } = await startSimulator();
     const response = await postJson(`${url}${stability.textToImage.path}`, stability.textToImage.request, {});

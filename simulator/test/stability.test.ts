@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { SD16_PATH, SDXL_PATH, imageBody, postJson, startSimulator } from './helpers';
+import { AUTH, SD16_PATH, SDXL_PATH, getWithKey, imageBody, postJson, startSimulator } from './helpers';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -155,5 +155,47 @@ describe('Stability engines, content filter and rate limit', () => {
     expect(await send()).toBe(429);
     await expect.poll(send, { timeout: 2000, interval: 50 }).toBe(200);
     expect(performance.now() - lockedAt).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('Stability account balance', () => {
+  it('answers GET /v1/user/balance with the credits, and 401 without a key', async () => {
+    const { url } = await startSimulator();
+    const balance = await getWithKey(`${url}/v1/user/balance`);
+    expect(balance.status).toBe(200);
+    expect(await balance.json()).toEqual({ credits: expect.any(Number) });
+    expect((await fetch(`${url}/v1/user/balance`)).status).toBe(401);
+  });
+
+  it('insufficient-balance: text-to-image answers 429 insufficient_balance (not a lockout), the balance 0 credits', async () => {
+    const simulator = await startSimulator({
+      faults: [
+        { route: 'image', fault: 'insufficient-balance', times: 1 },
+        { route: 'balance', fault: 'insufficient-balance', times: 1 },
+      ],
+    });
+    const refused = await postJson(`${simulator.url}${SDXL_PATH}`, imageBody(), AUTH);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      id: expect.any(String),
+      name: 'insufficient_balance',
+      message: 'Your organization does not have enough balance to request this action.',
+    });
+    expect(await (await getWithKey(`${simulator.url}/v1/user/balance`)).json()).toEqual({ credits: 0 });
+    // Credit bought: both answer as usual again.
+    expect((await postJson(`${simulator.url}${SDXL_PATH}`, imageBody(), AUTH)).status).toBe(200);
+    expect(await (await getWithKey(`${simulator.url}/v1/user/balance`)).json()).not.toEqual({ credits: 0 });
+    expect(simulator.stats()).toMatchObject({ lockouts: 0, requests: { image: 2, balance: 2 } });
+  });
+
+  it('takes insufficient-balance only on Stability routes', async () => {
+    const simulator = await startSimulator();
+    expect(() => simulator.injectFault({ route: 'speech', fault: 'insufficient-balance' })).toThrow(/image, balance/);
+    const header = await postJson(
+      `${simulator.url}/v1/audio/speech`,
+      {},
+      { ...AUTH, 'x-sim-fault': 'insufficient-balance' },
+    );
+    expect(header.status).toBe(400);
   });
 });

@@ -11,10 +11,12 @@ import {
   publishProgress,
   SpendControls,
   SpendLedger,
+  estimateCostUsd,
   type ArtifactStore,
 } from '@mediagen/core';
 import { PLAN_IDS } from '@mediagen/shared';
 import { jobDeadlinesMs, type WorkerConfig } from './config';
+import { CreditProbe } from './credit-probe';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
 import { startKindWorkers } from './kind-workers';
@@ -126,6 +128,14 @@ export async function startGenerationWorkers(
   let stopping = false;
   const spendLedger = new SpendLedger(database.db);
   const spendControls = new SpendControls(database.db, commands, config.queuePrefix, spendLedger);
+  const costContext = { videoModel: context.videoModel, speechModel: config.speechModel };
+  // Stability counts credits (1 = $0.01): it has credit again once it covers an image at the spec's settings.
+  const creditsPerImage = estimateCostUsd('image', {}, config.prices, costContext) * 100;
+  const creditProbe = new CreditProbe(
+    spendControls.credit,
+    { stability: async () => (await context.stability.balanceCredits()) >= creditsPerImage },
+    (message) => console.warn(`[worker] ${message}`),
+  );
 
   // A cancel made anywhere aborts the provider call in flight here at once.
   const stopListening = await onCancelSignals(subscriber, config.queuePrefix, (generationId) => {
@@ -156,8 +166,9 @@ export async function startGenerationWorkers(
       controls: spendControls,
       ledger: spendLedger,
       prices: config.prices,
-      costContext: { videoModel: context.videoModel, speechModel: config.speechModel },
+      costContext,
       metrics,
+      credit: creditProbe,
       retryAfterMs: config.spendRetryMs,
       log: (message) => console.warn(`[worker] ${message}`),
     }),
@@ -188,7 +199,7 @@ export async function startGenerationWorkers(
     topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),
   });
   const maintenance = startMaintenanceLoop(
-    { reconciler, retention, aging, spend: spendControls, metrics },
+    { reconciler, retention, aging, spend: spendControls, credit: creditProbe, metrics },
     config.reconciler.intervalMs,
   );
 

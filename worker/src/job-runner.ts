@@ -15,6 +15,7 @@ import { GenerationError, callLimitError, canceledError, deadlineError } from '.
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
+import { ProviderOutOfCreditError } from './providers/out-of-credit-error';
 import { ProviderBusyError, mayHaveDonePaidWork, ownerPaysFor, type ProviderCall } from './providers/provider-calls';
 import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
 import { QueueStepError, queueStep } from './queue-step-error';
@@ -74,16 +75,21 @@ export interface JobSpend {
   holdBack(provider: ProviderName): Promise<PauseReason | null>;
   /** A paid call was accepted: its estimated cost is recorded. Never rejects: a lost estimate fails no job. */
   accepted(job: Job, generation: GenerationRecord, provider: ProviderName): Promise<void>;
+  /** The provider's account refused for want of credit: its paid calls may be held back on every worker. */
+  outOfCredit(provider: ProviderName, message: string): Promise<void>;
   /** How long a held-back queue waits before its jobs try again (a raised budget or a new day frees it). */
   retryAfterMs: number;
 }
 
+const HELD_BACK_BECAUSE: Record<PauseReason, (provider: ProviderName) => string> = {
+  kill_switch: () => 'paid provider calls are switched off by an operator',
+  budget: (provider) => `the daily spend budget for ${provider} is reached`,
+  out_of_credit: (provider) =>
+    `the ${provider} account is out of credit, until an operator clears it or a balance check finds credit`,
+};
+
 function spendHeldBack(provider: ProviderName, reason: PauseReason, retryAfterMs: number): ProviderBusyError {
-  const why =
-    reason === 'kill_switch'
-      ? 'paid provider calls are switched off by an operator'
-      : `the daily spend budget for ${provider} is reached`;
-  return new ProviderBusyError(provider, reason, retryAfterMs, why);
+  return new ProviderBusyError(provider, reason, retryAfterMs, HELD_BACK_BECAUSE[reason](provider));
 }
 
 function asGenerationError(error: unknown, kind: GenerationKind): GenerationError {
@@ -285,6 +291,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
           // The provider refused before doing any work, or did other work than asked: the user pays nothing.
           if (paid && !ownerPaysFor(outcome)) {
             await lifecycle.providerCallRefused(id).catch(() => undefined);
+          }
+          // Before the job ends: the next job to the provider must find it held back, not pay the refusal again.
+          if (error instanceof ProviderOutOfCreditError) {
+            await deps.spend.outOfCredit(error.provider, error.message).catch((failure: unknown) => {
+              deps.log(`could not mark ${error.provider} out of credit: ${String(failure)}`);
+            });
           }
           throw error;
         }

@@ -8,6 +8,7 @@ import {
   type SpendLedger,
 } from '@mediagen/core';
 import type { ProviderName } from '@mediagen/shared';
+import type { CreditProbe } from './credit-probe';
 import type { JobSpend } from './job-runner';
 import type { WorkerMetrics } from './observability/worker-metrics';
 
@@ -17,6 +18,7 @@ interface Options {
   prices: PriceTable;
   costContext: CostContext;
   metrics: WorkerMetrics;
+  credit: CreditProbe;
   retryAfterMs: number;
   log(message: string): void;
 }
@@ -26,6 +28,7 @@ export function createJobSpend(options: Options): JobSpend {
   return {
     retryAfterMs: options.retryAfterMs,
     holdBack: (provider) => options.controls.holdBack(provider),
+    outOfCredit: (provider, message) => options.credit.outOfCredit(provider, message),
     async accepted(job: Job, generation: GenerationRecord, provider: ProviderName) {
       const usd = estimateCostUsd(generation.kind, generation.request, options.prices, options.costContext);
       try {

@@ -1,4 +1,5 @@
 import type { SpendControls } from '@mediagen/core';
+import type { CreditProbe } from './credit-probe';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import type { PriorityAging } from './priority-aging';
 import type { Reconciler } from './reconciler';
@@ -6,7 +7,8 @@ import type { RetentionSweep } from './retention-sweep';
 
 /**
  * The worker's housekeeping, every `intervalMs`: a reconciliation pass (only the process holding the
- * lock does the work), a retention sweep, the aging of long-waiting jobs' priority, and the spend gauges.
+ * lock does the work), a retention sweep, the aging of long-waiting jobs' priority, a balance check of
+ * providers marked out of credit, and the spend gauges.
  */
 export function startMaintenanceLoop(
   tasks: {
@@ -14,6 +16,7 @@ export function startMaintenanceLoop(
     retention: RetentionSweep;
     aging: PriorityAging;
     spend: SpendControls;
+    credit: CreditProbe;
     metrics: WorkerMetrics;
   },
   intervalMs: number,
@@ -34,7 +37,14 @@ export function startMaintenanceLoop(
         console.warn(`[worker] retention: ${report.expired} results expired, ${report.failed} files not deleted`);
       }
     }, warn('retention sweep'));
-    tasks.spend.status().then((status) => tasks.metrics.spendStatus(status), warn('spend status'));
+    // The gauges are read after the probe, so a cleared mark shows in the same pass.
+    tasks.credit
+      .probe()
+      .then((cleared) => {
+        for (const provider of cleared) console.warn(`[worker] ${provider} has credit again: its paid calls resume`);
+      }, warn('credit probe'))
+      .then(() => tasks.spend.status())
+      .then((status) => tasks.metrics.spendStatus(status), warn('spend status'));
     tasks.aging.pass().then((promoted) => {
       if (promoted.length > 0) console.warn(`[worker] priority: ${promoted.length} long-waiting jobs moved up`);
     }, warn('priority aging'));

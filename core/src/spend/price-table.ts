@@ -83,10 +83,9 @@ export function estimateCostUsd(
 ): number {
   switch (kind) {
     case 'image': {
-      const { steps = IMAGE_DEFAULTS.steps, samples = IMAGE_DEFAULTS.samples } = request as Partial<
-        RequestByKind['image']
-      >;
-      return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30) * samples);
+      // One image, whatever an older stored request asked for: the worker sends one sample.
+      const { steps = IMAGE_DEFAULTS.steps } = request as Partial<RequestByKind['image']>;
+      return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30));
     }
     case 'video': {
       const { duration = 6, quality = 'standard' } = request as Partial<RequestByKind['video']>;

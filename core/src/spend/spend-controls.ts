@@ -2,20 +2,24 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { PROVIDERS, type ProviderName } from '@mediagen/shared';
 import type { Database } from '../db/schema';
+import { ProviderCredit, type OutOfCredit } from './provider-credit';
 import type { SpendLedger } from './spend-ledger';
 
 export const GLOBAL_BUDGET = 'global';
 export type BudgetScope = ProviderName | typeof GLOBAL_BUDGET;
 export const BUDGET_SCOPES: readonly BudgetScope[] = [...PROVIDERS, GLOBAL_BUDGET];
 
-export type PauseReason = 'kill_switch' | 'budget';
+/** Why a provider's paid calls are held back; `out_of_credit`: its account refused for want of credit. */
+export type PauseReason = 'kill_switch' | 'budget' | 'out_of_credit';
 
 export interface SpendStatus {
   killSwitch: { on: boolean; since: string | null; reason: string | null };
   /** Daily budgets in USD, by scope; a scope without one is not listed. */
   budgets: Partial<Record<BudgetScope, number>>;
   today: { byProvider: Record<ProviderName, number>; total: number };
-  /** Providers whose paid calls are held back now, and why. */
+  /** Provider accounts marked out of credit, until an operator clears the mark or a balance check does. */
+  outOfCredit: Partial<Record<ProviderName, OutOfCredit>>;
+  /** Providers whose paid calls are held back now, and why (the kill switch first, then credit, then budgets). */
   paused: Partial<Record<ProviderName, PauseReason>>;
 }
 
@@ -25,11 +29,13 @@ const BUDGET_CHECK_MS = 2000;
 const killSwitchKey = (prefix: string) => `${prefix}:spend:kill-switch`;
 
 /**
- * The brakes on provider spend, shared by every process: budgets (PostgreSQL, set by operators) and the
- * kill switch (one Redis key, read before every paid call, so it stops new calls at once on every worker).
+ * The brakes on provider spend, shared by every process: budgets (PostgreSQL, set by operators), the
+ * kill switch and the out-of-credit marks (Redis keys, read before every paid call, so they stop new calls
+ * at once on every worker).
  */
 export class SpendControls {
   private budgetDecision: { at: number; paused: Partial<Record<ProviderName, PauseReason>> } | null = null;
+  readonly credit: ProviderCredit;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,7 +43,9 @@ export class SpendControls {
     private readonly prefix: string,
     private readonly ledger: SpendLedger,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.credit = new ProviderCredit(redis, prefix, clock);
+  }
 
   async setKillSwitch(on: boolean, reason: string): Promise<void> {
     if (on) {
@@ -68,20 +76,26 @@ export class SpendControls {
 
   /** Why a paid call to `provider` must wait now; null when it may go. */
   async holdBack(provider: ProviderName): Promise<PauseReason | null> {
-    if ((await this.redis.exists(killSwitchKey(this.prefix))) === 1) return 'kill_switch';
+    const [killSwitch, outOfCredit] = await Promise.all([
+      this.redis.exists(killSwitchKey(this.prefix)),
+      this.credit.isOutOfCredit(provider),
+    ]);
+    if (killSwitch === 1) return 'kill_switch';
+    if (outOfCredit) return 'out_of_credit';
     const now = this.clock();
     if (this.budgetDecision === null || now - this.budgetDecision.at > BUDGET_CHECK_MS) {
       const { paused } = await this.status();
       this.budgetDecision = { at: now, paused };
     }
-    return this.budgetDecision.paused[provider] === undefined ? null : 'budget';
+    return this.budgetDecision.paused[provider] === 'budget' ? 'budget' : null;
   }
 
   async status(): Promise<SpendStatus> {
-    const [raw, rows, today] = await Promise.all([
+    const [raw, rows, today, outOfCredit] = await Promise.all([
       this.redis.get(killSwitchKey(this.prefix)),
       this.db.selectFrom('spend_budgets').select(['scope', 'daily_usd']).execute(),
       this.ledger.today(),
+      this.credit.marked(),
     ]);
     const killSwitch = raw === null ? null : (JSON.parse(raw) as { since: string; reason: string });
     const budgets: Partial<Record<BudgetScope, number>> = {};
@@ -91,6 +105,7 @@ export class SpendControls {
     for (const provider of PROVIDERS) {
       const budget = budgets[provider];
       if (killSwitch !== null) paused[provider] = 'kill_switch';
+      else if (outOfCredit[provider] !== undefined) paused[provider] = 'out_of_credit';
       else if (globalSpent || (budget !== undefined && today.byProvider[provider] >= budget))
         paused[provider] = 'budget';
     }
@@ -98,6 +113,7 @@ export class SpendControls {
       killSwitch: { on: killSwitch !== null, since: killSwitch?.since ?? null, reason: killSwitch?.reason ?? null },
       budgets,
       today,
+      outOfCredit,
       paused,
     };
   }

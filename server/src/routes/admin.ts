@@ -17,6 +17,8 @@ import { ServiceError } from '../http/errors';
 import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
 import {
   GENERATION_KINDS,
+  PROVIDERS,
+  choiceOf,
   killSwitchSchema,
   planChangeSchema,
   setBudgetSchema,
@@ -201,6 +203,20 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
         await app.spend.controls.setKillSwitch(request.body.on, request.body.reason ?? 'switched by an administrator');
         return { on: request.body.on };
       },
+    );
+    // Credit was bought: the provider's paid calls go out again without waiting for a worker's balance check.
+    routes.delete(
+      '/admin/api/out-of-credit/:provider',
+      {
+        schema: {
+          params: z.object({ provider: choiceOf(PROVIDERS, `provider must be one of ${PROVIDERS.join(', ')}`) }),
+          response: { 200: z.object({ provider: z.string(), cleared: z.boolean() }), ...commonErrorResponses },
+        },
+      },
+      async (request) => ({
+        provider: request.params.provider,
+        cleared: await app.spend.controls.credit.clear(request.params.provider),
+      }),
     );
     routes.put(
       '/admin/api/users/:uid/plan',

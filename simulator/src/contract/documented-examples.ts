@@ -51,6 +51,36 @@ export const stability = {
   ],
   /** components.schemas.FinishReason */
   finishReasons: { source: STABILITY_SPEC, values: ['SUCCESS', 'ERROR', 'CONTENT_FILTERED'] },
+  /** GET /v1/user/balance (operationId userBalance), with the specification's own example. */
+  balance: {
+    source: STABILITY_SPEC,
+    path: '/v1/user/balance',
+    response: { credits: 0.6336833840314097 },
+  },
+  /**
+   * Two 429s the specification leaves out, in its Error shape. The rate limit's message is Stability's
+   * rate-limit article's; the organization out of credit is what a real account answers (its message in
+   * github.com/dmarx/video-killed-the-radio-star issue 59, its name as third-party clients report it).
+   */
+  rateLimited: {
+    source: 'https://platform.stability.ai/docs/getting-started/rate-limits',
+    status: 429,
+    body: {
+      id: 'a2c1f0b5a8a94d6f9d2b7b3c7b2d0e11',
+      name: 'rate_limit_exceeded',
+      message:
+        'You have exceeded the rate limit of 150 requests within a 10 second period, and have been timed out for 60 seconds.',
+    },
+  },
+  insufficientBalance: {
+    source: 'github.com/dmarx/video-killed-the-radio-star issues/59',
+    status: 429,
+    body: {
+      id: '8c6a3d2e1b0f4a5c9e7d6b5a4c3b2a10',
+      name: 'insufficient_balance',
+      message: 'Your organization does not have enough balance to request this action.',
+    },
+  },
   /** components.schemas.Error, with the specification's own example values. */
   error: {
     source: STABILITY_SPEC,

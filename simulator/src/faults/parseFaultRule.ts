@@ -12,6 +12,7 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
   'untyped-video': ['video.download'],
   'content-filtered': ['image'],
   'insufficient-quota': ['speech', 'realtime.connect', 'realtime.response'],
+  'insufficient-balance': ['image', 'balance'],
   'rate-limit': ['realtime.response'],
   stray: ['realtime.response'],
   answer: ['realtime.response'],

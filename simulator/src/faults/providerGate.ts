@@ -19,6 +19,8 @@ export interface FaultReplies {
   miniMaxCode?(code: number): unknown;
   /** OpenAI: the 429 of an account out of credit (`insufficient-quota`). */
   insufficientQuota?(): unknown;
+  /** Stability: what the route answers for an organization out of credit (`insufficient-balance`). */
+  insufficientBalance?(): { status: number; body: unknown };
 }
 
 export const FAULT_HEADER = 'x-sim-fault';
@@ -85,6 +87,10 @@ export class ProviderGate {
         return reply.code(200).send(required(replies.miniMaxCode, fault)(fault.code!));
       case 'insufficient-quota':
         return reply.code(429).send(required(replies.insufficientQuota, fault)());
+      case 'insufficient-balance': {
+        const { status, body } = required(replies.insufficientBalance, fault)();
+        return reply.code(status).send(body);
+      }
       case 'hang': {
         reply.hijack();
         const socket = request.raw.socket;

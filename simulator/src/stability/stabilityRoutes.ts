@@ -4,10 +4,13 @@ import type { ProviderGate } from '../faults/providerGate';
 import { describeRequestError } from '../requestError';
 import { ENGINES, sizeProblem } from './engines';
 import { renderArtifacts } from './renderArtifacts';
-import { imageFaultReplies, stabilityError } from './stabilityErrors';
+import { SIMULATED_CREDITS, balanceFaultReplies, imageFaultReplies, stabilityError } from './stabilityErrors';
 import { isTextToImageProblem, validateTextToImage } from './validateTextToImage';
 
-/** Stability AI v1: POST /v1/generation/:engineId/text-to-image, for the engines still served. */
+/**
+ * Stability AI v1: POST /v1/generation/:engineId/text-to-image, for the engines still served, and
+ * GET /v1/user/balance, the organization's credits.
+ */
 export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, _request, reply) => {
@@ -33,6 +36,17 @@ export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
         if (size !== undefined) return reply.code(400).send(stabilityError(size.name, size.message));
         const filtered = gate.routeFaultOf(request)?.fault === 'content-filtered';
         return { artifacts: renderArtifacts(parsed, filtered ? 'CONTENT_FILTERED' : 'SUCCESS') };
+      },
+    );
+
+    app.get(
+      '/v1/user/balance',
+      { onRequest: gate.guard('balance', balanceFaultReplies, 'stability') },
+      (request, reply) => {
+        if (!hasBearerToken(request)) {
+          return reply.code(401).send(stabilityError('unauthorized', 'missing authorization header'));
+        }
+        return { credits: SIMULATED_CREDITS };
       },
     );
   };

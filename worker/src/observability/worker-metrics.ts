@@ -140,7 +140,7 @@ export class WorkerMetrics {
 
   private readonly providerPaused = new Gauge({
     name: 'mediagen_provider_paused',
-    help: 'Whether paid calls to the provider are held back (1), by reason: budget or kill_switch',
+    help: 'Whether paid calls to the provider are held back (1), by reason: budget, kill_switch or out_of_credit',
     labelNames: ['provider', 'reason'] as const,
     registers: [this.registry],
   });
@@ -176,7 +176,7 @@ export class WorkerMetrics {
       this.budgetUsed.set({ scope }, budget === 0 ? 1 : spent / budget);
     }
     for (const provider of PROVIDERS) {
-      for (const reason of ['budget', 'kill_switch'] as const) {
+      for (const reason of ['budget', 'kill_switch', 'out_of_credit'] as const) {
         this.providerPaused.set({ provider, reason }, status.paused[provider] === reason ? 1 : 0);
       }
     }

@@ -3,6 +3,7 @@ import { voiceUsed } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { neverConnected } from './http';
 import { OUT_OF_CREDIT_MESSAGE, isOutOfCredit } from './openai-billing';
+import { ProviderOutOfCreditError } from './out-of-credit-error';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 import type { SpeechAudio, SpeechInput, SpeechSynthesizer } from './speech-synthesizer';
 
@@ -63,7 +64,7 @@ export class OpenAISpeechClient implements SpeechSynthesizer {
       // Same status as a rate limit, but waiting does not help: the account has no credit left
       // (https://platform.openai.com/docs/guides/error-codes/api-errors). Fails now, token refunded.
       if (error instanceof APIError && error.status === 429 && isOutOfCredit(error)) {
-        throw new GenerationError('SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, false, 'http_429');
+        throw new ProviderOutOfCreditError('openai', 'SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, 'http_429');
       }
       if (error instanceof APIError && error.status === 429) {
         throw new ProviderBusyError(

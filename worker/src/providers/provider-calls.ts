@@ -16,8 +16,8 @@ export type ProviderCall = (typeof PROVIDER_CALLS)[number];
 /**
  * - `http_4xx`: the provider refused the request (a 4xx other than 429, a MiniMax `base_resp` error such
  *   as invalid parameters, authentication or balance).
- * - `http_429`: the provider said slow down (HTTP 429, MiniMax 1002), or OpenAI's 429 for an account
- *   out of credit.
+ * - `http_429`: the provider said slow down (HTTP 429, MiniMax 1002), or the 429 of an account out of
+ *   credit (OpenAI's `insufficient_quota`, Stability's `insufficient_balance`).
  * - `content_refused`: the provider accepted the request, then refused the content (Stability
  *   CONTENT_FILTERED, MiniMax 1026/1027 sensitive content, a MiniMax task that ends `Fail`): it may have
  *   charged for the work.
@@ -28,7 +28,7 @@ export type ProviderCall = (typeof PROVIDER_CALLS)[number];
  * - `aborted`: stopped by us (cancel, job deadline, shutdown hand-back), not by the provider.
  * - `circuit_open`: never sent, the provider's breaker is open.
  * - `throttled`: never sent, the shared provider rate limiter had no free slot.
- * - `held_back`: never sent, a spend budget is reached or the kill switch is on.
+ * - `held_back`: never sent, a spend budget is reached, the kill switch is on or the account is out of credit.
  */
 export const CALL_OUTCOMES = [
   'ok',
@@ -95,9 +95,10 @@ export function outcomeOfStatus(status: number): CallOutcome {
  * - `rate_limited`: the provider asked us to slow down (HTTP 429, MiniMax code 1002);
  * - `throttled`: our own shared rate limiter has no free slot, or the provider's lockout is running;
  * - `circuit_open`: the provider's breaker is open;
- * - `budget`, `kill_switch`: our own spend controls hold paid calls back (core/src/spend).
+ * - `budget`, `kill_switch`: our own spend controls hold paid calls back (core/src/spend);
+ * - `out_of_credit`: the provider's account ran out of credit; held until it has some again.
  */
-export type BusyReason = 'rate_limited' | 'throttled' | 'circuit_open' | 'budget' | 'kill_switch';
+export type BusyReason = 'rate_limited' | 'throttled' | 'circuit_open' | 'budget' | 'kill_switch' | 'out_of_credit';
 
 /**
  * The provider cannot take the call now. Not a failure of the job: the worker pauses that queue and

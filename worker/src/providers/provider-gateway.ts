@@ -24,6 +24,7 @@ const BUSY_OUTCOMES = {
   throttled: 'throttled',
   budget: 'held_back',
   kill_switch: 'held_back',
+  out_of_credit: 'held_back',
   circuit_open: 'circuit_open',
 } as const satisfies Record<ProviderBusyError['reason'], CallOutcome>;
 

@@ -1,6 +1,7 @@
-import type { StabilityEngine, StabilityTextToImageBody } from '@mediagen/shared';
+import { ERROR_MESSAGES, type StabilityEngine, type StabilityTextToImageBody } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { NetworkError, callJson, messageFrom } from './http';
+import { ProviderOutOfCreditError } from './out-of-credit-error';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 
 export interface StabilityConfig {
@@ -15,9 +16,21 @@ interface TextToImageResponse {
 }
 
 /**
+ * An organization out of credit answers HTTP 429, the status of a rate limit, with its own name
+ * (`insufficient_balance`, "Your organization does not have enough balance to request this action"):
+ * only the body tells the two apart, and waiting out a lockout would not bring credit back.
+ */
+function isOutOfBalance(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false;
+  const { name, message } = body as { name?: unknown; message?: unknown };
+  return name === 'insufficient_balance' || (typeof message === 'string' && /not have enough balance/i.test(message));
+}
+
+/**
  * Stability AI v1 REST: POST /v1/generation/{engine}/text-to-image
- * (https://platform.stability.ai/docs/api-reference#tag/SDXL-1.0-and-SD1.6). A 429 comes back as
- * ProviderBusyError: the gateway holds every worker back for Stability's 60 s lockout.
+ * (https://platform.stability.ai/docs/api-reference#tag/SDXL-1.0-and-SD1.6). A rate limit's 429 comes
+ * back as ProviderBusyError: the gateway holds every worker back for Stability's 60 s lockout. An
+ * organization out of credit comes back as ProviderOutOfCreditError, whatever its status.
  */
 export class StabilityClient {
   constructor(private readonly config: StabilityConfig) {}
@@ -40,6 +53,14 @@ export class StabilityClient {
         throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: error.outcome });
       throw error;
     });
+    if (response.status >= 400 && isOutOfBalance(response.json)) {
+      throw new ProviderOutOfCreditError(
+        'stability',
+        'IMAGE_PROVIDER_ERROR',
+        ERROR_MESSAGES.IMAGE_PROVIDER_ERROR + messageFrom(response.json, `HTTP ${response.status}`),
+        outcomeOfStatus(response.status),
+      );
+    }
     if (response.status === 429) {
       throw new ProviderBusyError(
         'stability',
@@ -67,5 +88,23 @@ export class StabilityClient {
       throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'malformed' });
     }
     return Buffer.from(artifact.base64, 'base64');
+  }
+
+  /**
+   * The organization's credits (GET /v1/user/balance; 1 credit = $0.01): what the credit probe reads
+   * while Stability is marked out of credit. Throws on any answer without a number of credits.
+   */
+  async balanceCredits(signal?: AbortSignal): Promise<number> {
+    const response = await callJson(`${this.config.baseUrl}/v1/user/balance`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${this.config.apiKey}` },
+      timeoutMs: this.config.timeoutMs,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const credits = (response.json as { credits?: unknown } | undefined)?.credits;
+    if (response.status !== 200 || typeof credits !== 'number') {
+      throw new Error(`Stability balance: ${messageFrom(response.json, `HTTP ${response.status}`)}`);
+    }
+    return credits;
   }
 }

@@ -4,6 +4,7 @@ import { ONE_PIXEL_PNG_BASE64, minimax, openai, stability } from '@mediagen/simu
 import { GenerationError } from '../../src/generation-error';
 import { MiniMaxClient } from '../../src/providers/minimax-client';
 import { OpenAISpeechClient } from '../../src/providers/openai-speech-client';
+import { ProviderOutOfCreditError } from '../../src/providers/out-of-credit-error';
 import { AskAgainLater, ProviderBusyError } from '../../src/providers/provider-calls';
 import { MINIMAX_HOSTS } from '../../src/providers/provider-config';
 import { StabilityClient } from '../../src/providers/stability-client';
@@ -82,11 +83,66 @@ describe(`Stability text-to-image (${stability.textToImage.source})`, () => {
     });
   });
 
-  it('reads a 429 as a rate limit to wait out', async () => {
-    const server = await replaying([stability.textToImage.path, { status: 429, body: stability.error.body }]);
+  it(`reads the rate limit's 429 as a rate limit to wait out (${stability.rateLimited.source})`, async () => {
+    const server = await replaying([
+      stability.textToImage.path,
+      { status: stability.rateLimited.status, body: stability.rateLimited.body },
+    ]);
     const error = await failure(client(server).textToImage(body('stable-diffusion-xl-1024-v1-0')));
     expect(error).toBeInstanceOf(ProviderBusyError);
     expect(error).toMatchObject({ provider: 'stability', reason: 'rate_limited' });
+  });
+
+  it(`reads the out-of-balance 429 by its body: final, no paid work, not a rate limit (${stability.insufficientBalance.source})`, async () => {
+    const server = await replaying([
+      stability.textToImage.path,
+      { status: stability.insufficientBalance.status, body: stability.insufficientBalance.body },
+    ]);
+    const error = await failure(client(server).textToImage(body('stable-diffusion-xl-1024-v1-0')));
+    expect(error).toBeInstanceOf(ProviderOutOfCreditError);
+    expect(error).toMatchObject({
+      provider: 'stability',
+      code: 'IMAGE_PROVIDER_ERROR',
+      message: `Stability AI error: ${stability.insufficientBalance.body.message}`,
+      retryable: false,
+      outcome: 'http_429',
+    });
+  });
+
+  it('asks for one sample, whatever a stored request asked for: Stability bills every one', async () => {
+    const server = await replaying([stability.textToImage.path, { status: 200, body: stability.textToImage.response }]);
+    const stored = { width: 1024, height: 1024, samples: 4 } as Parameters<typeof buildStabilityBody>[1];
+    await client(server).textToImage(buildStabilityBody('four lighthouses', stored, 42));
+    expect(server.requests[0]!.body).toMatchObject({ samples: 1 });
+  });
+});
+
+describe(`Stability balance (${stability.balance.source})`, () => {
+  it('reads the credits of the documented answer, with bearer auth', async () => {
+    const server = await replaying([stability.balance.path, { status: 200, body: stability.balance.response }]);
+    const stabilityClient = new StabilityClient({
+      baseUrl: server.url,
+      apiKey: 'sk-test',
+      engine: 'stable-diffusion-xl-1024-v1-0',
+      timeoutMs: 5000,
+    });
+    expect(await stabilityClient.balanceCredits()).toBe(stability.balance.response.credits);
+    expect(server.requests[0]).toMatchObject({ method: 'GET', path: stability.balance.path });
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('throws on the documented error instead of reading it as a balance', async () => {
+    const server = await replaying([
+      stability.balance.path,
+      { status: stability.error.status, body: stability.error.body },
+    ]);
+    const stabilityClient = new StabilityClient({
+      baseUrl: server.url,
+      apiKey: 'sk-test',
+      engine: 'stable-diffusion-xl-1024-v1-0',
+      timeoutMs: 5000,
+    });
+    await expect(stabilityClient.balanceCredits()).rejects.toThrow(stability.error.body.message);
   });
 });
 

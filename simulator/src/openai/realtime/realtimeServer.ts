@@ -137,6 +137,8 @@ function applyHandshakeFault(fault: FaultRule, socket: Duplex): void {
     case 'unknown-status':
     case 'minimax-code':
     case 'content-filtered':
+    case 'untyped-video':
+    case 'insufficient-balance':
     case 'rate-limit':
     case 'stray':
     case 'answer':

@@ -4,6 +4,7 @@ import type { RealtimeResponseCreateParams, RealtimeSessionCreateRequest } from 
 import { isRealtimeModel, voiceUsed, type LanguageCode } from '@mediagen/shared';
 import { GenerationError } from '../../generation-error';
 import { OUT_OF_CREDIT_MESSAGE, isOutOfCredit } from '../openai-billing';
+import { ProviderOutOfCreditError } from '../out-of-credit-error';
 import { ProviderBusyError } from '../provider-calls';
 import {
   QUIET_HOOKS,
@@ -234,7 +235,7 @@ function asProviderError(error: unknown): unknown {
   }
   const { status, type, responseStatus, reason } = error.details;
   if (isOutOfCredit(error.details))
-    return new GenerationError('SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, false, 'http_429');
+    return new ProviderOutOfCreditError('openai', 'SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, 'http_429');
   if (isRateLimit(error))
     return new ProviderBusyError('openai', 'rate_limited', error.details.retryAfterMs, error.message);
   if (responseStatus === 'incomplete' && reason === 'content_filter') {
