@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
 import { isAdmin } from '../src/admin/admin-access';
 import { readCookie } from '../src/auth/cookie-sessions';
 import { ConfigError, loadConfig } from '../src/config';
