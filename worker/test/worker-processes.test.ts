@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, onTestFinished, vi } from 'vitest';
 import { WorkerHarness, imageRequest, type WorkerProcess } from './support/harness';
 
-// Every provider call takes 1.5 s, so a SIGTERM finds jobs in the middle of their call.
+// Every provider call takes 3 s, so a SIGTERM finds jobs in the middle of their call.
 const harness = new WorkerHarness();
 const completions = new Map<string, number>();
 
@@ -13,10 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop(), 30_000);
 
-const CALL_MS = 1500;
+const CALL_MS = 3000;
 const GRACE_MS = 200;
-// A call begun this recently still has 800 ms to go once the grace period is over: room for a slow host
-// to take its time delivering the signal, and the job is still handed back.
+// A call begun this recently still has 2.3 s to go once the grace period is over: room for a loaded host
+// to take its time delivering the signal and stopping, and the job is still handed back.
 const JUST_BEGUN_MS = 500;
 const workerEnv = {
   WORKER_KINDS: 'image',
