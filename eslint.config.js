@@ -15,7 +15,7 @@ const MAY_IMPORT = {
   worker: ['core', 'shared'],
   ops: ['core', 'shared'],
   client: ['shared'],
-  testing: ['core', 'shared'],
+  testing: [],
   scripts: [],
 };
 /** Another package's files, reached by path: only its entry point (package.json `exports`) is public. */

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { createTestDatabase, deleteKeys, type TestDatabase } from '@mediagen/testing';
+import { deleteKeys } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from '@mediagen/core/testing';
 import { freePort } from '@mediagen/scripts/processes';
 import {
   createSigningKey,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from '@mediagen/core/testing';
 import { REDIS_URL, deleteKeys, freePort, spawnTs, type Child } from './env';
 
 /** One isolated set of processes (server, workers, simulator) on its own database, key prefix and data dir. */

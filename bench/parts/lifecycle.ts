@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { GenerationLifecycle, newGenerationId, openDatabase } from '@mediagen/core';
-import { createTestDatabase } from '@mediagen/testing';
+import { createTestDatabase } from '@mediagen/core/testing';
 import type { Figure } from '../lib/report';
 
 const CALLERS = 20;

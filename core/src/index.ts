@@ -15,7 +15,6 @@ export * from './lifecycle/account-closure';
 export * from './lifecycle/email-hash';
 export * from './lifecycle/generation-events';
 export * from './lifecycle/generation-lifecycle';
-export * from './lifecycle/generation-outbox';
 export * from './lifecycle/generation-record';
 export * from './natural-batches';
 export * from './progress/progress-channel';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_PLAN_RULES, type GenerationKind } from '@mediagen/shared';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import {
   AccountClosedError,
   AccountClosure,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { openDatabase, type RecordDatabase } from '../src';
 
 /** What a worker or server sees of a database that goes away: failed queries, never a crashed process. */

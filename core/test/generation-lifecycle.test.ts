@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, GENERATION_KINDS, TOKEN_ALLOWANCE, type GenerationKind } from '@mediagen/shared';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import {
   GENERATION_EVENTS_CHANNEL,
   GenerationLifecycle,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLAN_RULES } from '@mediagen/shared';
-import { createTestDatabase, deleteKeys, testPrefix, TEST_REDIS_URL, type TestDatabase } from '@mediagen/testing';
+import { deleteKeys, testPrefix, TEST_REDIS_URL } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import {
   DEFAULT_PRICES,
   EnvReader,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { freePort, isPortFree } from '@mediagen/scripts/processes';
 import { startStack } from '@mediagen/scripts/stack';
-import { createTestDatabase } from '@mediagen/testing';
+import { createTestDatabase } from '@mediagen/core/testing';
 
 /** The whole stack, with a built client, on ports of its own and a key prefix of its own. */
 export default async function setup(project: TestProject) {

@@ -18,7 +18,8 @@ import {
   type RequestByKind,
 } from '@mediagen/core';
 import { DAY_MS, DEFAULT_PLAN_RULES, GENERATION_KINDS, type GenerationKind, type PlanId } from '@mediagen/shared';
-import { TEST_REDIS_URL, createTestDatabase, deleteKeys, testPrefix, type TestDatabase } from '@mediagen/testing';
+import { TEST_REDIS_URL, deleteKeys, testPrefix } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from '@mediagen/core/testing';
 import {
   NotFoundError,
   countJobs,

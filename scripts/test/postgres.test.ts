@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { POSTGRES_ADMIN_URL } from '@mediagen/testing';
+import { POSTGRES_ADMIN_URL } from '@mediagen/core/testing';
 import { ensurePostgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
 

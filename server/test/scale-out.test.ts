@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from '@mediagen/core/testing';
 import type { Generation, GenerationKind } from '@mediagen/shared';
 import { freePort, startProcess, waitForHttp, type ManagedProcess } from '@mediagen/scripts/processes';
 import { deleteKeys } from '@mediagen/testing';

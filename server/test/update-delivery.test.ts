@@ -66,7 +66,7 @@ describe('updates that outlive their writer', () => {
       expect(output.trim()).toBe('committed');
 
       await vi.waitUntil(() => updates.some((update) => update.status === 'queued'), { timeout: 5000, interval: 25 });
-      // Longer than the servers' outbox sweep (one second), which must not send it again.
+      // Time for a second announcement to arrive, were there one.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(updates.map((update) => `${update.version}:${update.status}`)).toEqual(['1:queued']);
     } finally {

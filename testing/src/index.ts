@@ -1,7 +1,6 @@
 export * from './auth-emulator';
 export * from './emulator-users';
 export * from './redis';
-export * from './test-database';
 export * from './chromium';
 export * from './raw-http';
 export * from './test-scale';

@@ -12,7 +12,6 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   account_traces: AccountTracesTable;
   closed_accounts: ClosedAccountsTable;
-  generation_outbox: GenerationOutboxTable;
   provider_spend_daily: ProviderSpendDailyTable;
   user_spend_daily: UserSpendDailyTable;
   spend_budgets: SpendBudgetsTable;
@@ -118,12 +117,6 @@ export interface AccountTracesTable {
 export interface ClosedAccountsTable {
   uid: string;
   closed_at: Timestamp;
-}
-
-export interface GenerationOutboxTable {
-  id: Generated<number>;
-  /** A GenerationEvent as JSON, sent as it is. */
-  payload: string;
 }
 
 /** Numeric columns come back from pg as strings (exact); they are written as numbers. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { GenerationOutbox, connectRedis, parseProgressEvent, progressChannel } from '@mediagen/core';
+import { connectRedis, parseProgressEvent, progressChannel } from '@mediagen/core';
 import { QueuePositions } from '../generations/queue-positions';
 import { GenerationRelay } from '../socket/generation-relay';
 import { RecordRelaySource } from '../socket/record-relay-source';
@@ -12,8 +12,6 @@ import { publicOrigin } from './services';
 
 /** A server that stops without removing its sockets' presence frees their slots after this long. */
 const PRESENCE_LEASE_MS = 60_000;
-/** How soon an announcement a server of the release before left in the outbox goes out (GenerationOutbox). */
-const OUTBOX_SWEEP_MS = 1000;
 
 interface Options {
   clock?: (() => number) | undefined;
@@ -74,10 +72,6 @@ export const socketPlugin = fp<Options>(
     });
     await updates.start();
     app.decorate('updates', updates);
-    const outbox = new GenerationOutbox(app.database.db);
-    const outboxSweep = setInterval(() => {
-      outbox.flush().catch((error: unknown) => app.log.warn({ err: error }, 'could not send announcements'));
-    }, OUTBOX_SWEEP_MS);
 
     const subscriber = await connectRedis(config.redis, 'blocking', `${config.queuePrefix}:server:progress`);
     subscriber.on('message', (channel: string, message: string) => {
@@ -88,7 +82,6 @@ export const socketPlugin = fp<Options>(
 
     // Open sockets would keep the HTTP server from closing, so they go first.
     app.addHook('preClose', async () => {
-      clearInterval(outboxSweep);
       await Promise.all([updates.stop(), subscriber.quit().catch(() => subscriber.disconnect())]);
       await relay.stop();
       gateway.disconnectAll();

@@ -30,7 +30,7 @@ import {
   type GenerationKind,
   type TokenBalance,
 } from '@mediagen/shared';
-import { createTestDatabase, type TestDatabase } from '@mediagen/testing';
+import { createTestDatabase, type TestDatabase } from '@mediagen/core/testing';
 import { loadWorkerConfig, startGenerationWorkers, type GenerationWorkers, type WorkerConfig } from '../../src';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { migrateToLatest, openDatabase } from '@mediagen/core';
+import { migrateToLatest, openDatabase } from '../../src';
 
 /** The machine's PostgreSQL, as a role that may create databases (trust auth on this machine and in CI). */
 export const POSTGRES_ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
