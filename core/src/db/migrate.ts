@@ -7,6 +7,7 @@ import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-art
 import * as providerSpend from './migrations/0005-provider-spend';
 import * as queueLine from './migrations/0006-queue-line';
 import * as closedAccounts from './migrations/0007-closed-accounts';
+import * as providerError from './migrations/0008-provider-error';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-provider-spend': providerSpend,
   '0006-queue-line': queueLine,
   '0007-closed-accounts': closedAccounts,
+  '0008-provider-error': providerError,
 };
 
 export class MigrationError extends Error {

@@ -14,9 +14,12 @@ import {
 } from '../auth/cookie-sessions';
 import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
-import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
+import { BUDGET_SCOPES, toRecord, type BudgetScope } from '@mediagen/core';
 import {
+  generationIdParamsSchema,
+  isGenerationId,
   killSwitchSchema,
+  operatorGenerationSchema,
   planChangeSchema,
   setBudgetSchema,
   setPlanSchema,
@@ -199,6 +202,32 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
       async (request) => {
         await app.spend.controls.setKillSwitch(request.body.on, request.body.reason ?? 'switched by an administrator');
         return { on: request.body.on };
+      },
+    );
+    // A generation with the provider's answer behind its failure: what the creator is never shown.
+    routes.get(
+      '/admin/api/generations/:id',
+      { schema: { params: generationIdParamsSchema, response: { 200: operatorGenerationSchema, ...commonErrorResponses } } },
+      async (request) => {
+        const { id } = request.params;
+        const row = isGenerationId(id)
+          ? await app.database.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst()
+          : undefined;
+        if (row === undefined) throw new ServiceError(404, 'NOT_FOUND');
+        const record = toRecord(row);
+        return {
+          id: record.id,
+          uid: record.uid,
+          kind: record.kind,
+          status: record.status,
+          token: record.token,
+          paidCalls: record.paidCalls,
+          providerTaskId: record.providerTaskId,
+          error: record.error,
+          providerError: record.providerError,
+          createdAt: record.createdAt.toISOString(),
+          finishedAt: record.finishedAt?.toISOString() ?? null,
+        };
       },
     );
     routes.put(
