@@ -49,7 +49,12 @@ function commonFailure(response: JsonResponse): MiniMaxStatus | undefined {
     case 'rate_limited':
       throw rateLimited(response, `code ${status.code}`);
     case 'auth':
-      throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
+      // MiniMax's own code and words are the operators' (failure-report.ts).
+      throw GenerationError.of('VIDEO_AUTH_FAILED', {
+        detail: ` (${describeCode(status)})`,
+        retryable: false,
+        outcome: 'http_4xx',
+      });
     case 'sensitive':
       throw GenerationError.of('VIDEO_FAILED', { retryable: false, outcome: 'content_refused' });
     case 'retry_later':
