@@ -367,7 +367,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const report = failureReport(failure, kind);
       const operatorMessage = maskSecrets(failure.message);
       deps.log(`${id}: failed for good: ${failure.code} ${report.providerError ?? operatorMessage}`);
-      await job.log(`attempt ${attemptNumber} failed: ${failure.code} ${operatorMessage}; no retry`).catch(() => undefined);
+      await job
+        .log(`attempt ${attemptNumber} failed: ${failure.code} ${operatorMessage}; no retry`)
+        .catch(() => undefined);
       await ended(job, await conclude(job, { failed: report }), failure.outcome);
       throw new UnrecoverableError(operatorMessage);
     } finally {

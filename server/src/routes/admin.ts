@@ -207,7 +207,12 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     // A generation with the provider's answer behind its failure: what the creator is never shown.
     routes.get(
       '/admin/api/generations/:id',
-      { schema: { params: generationIdParamsSchema, response: { 200: operatorGenerationSchema, ...commonErrorResponses } } },
+      {
+        schema: {
+          params: generationIdParamsSchema,
+          response: { 200: operatorGenerationSchema, ...commonErrorResponses },
+        },
+      },
       async (request) => {
         const { id } = request.params;
         const row = isGenerationId(id)

@@ -10,7 +10,8 @@ import { routeProblem } from './parseFaultRule';
  */
 export function faultsOfRoute(route: ProviderRoute): FaultRule[] {
   return FAULT_KINDS.filter((fault) => routeProblem(fault, route) === undefined).flatMap((fault): FaultRule[] => {
-    if (fault === 'minimax-code') return Object.keys(MINIMAX_MESSAGES).map((code) => ({ route, fault, code: Number(code) }));
+    if (fault === 'minimax-code')
+      return Object.keys(MINIMAX_MESSAGES).map((code) => ({ route, fault, code: Number(code) }));
     if (fault === 'insufficient-quota') return BILLING_CODES.map((billingCode) => ({ route, fault, billingCode }));
     return [{ route, fault }];
   });

@@ -10,5 +10,8 @@ const KEY_LIKE = /(Bearer\s+)?(sk-[\w*-]{6,}|eyJ[\w-]+\.[\w.-]+|(?=[\w-]*\d)(?=[
  * characters, enough to tell which key it was without making it usable.
  */
 export function maskSecrets(text: string): string {
-  return text.replace(KEY_LIKE, (_match, bearer: string | undefined, key: string) => `${bearer ?? ''}…${key.slice(-4)}`);
+  return text.replace(
+    KEY_LIKE,
+    (_match, bearer: string | undefined, key: string) => `${bearer ?? ''}…${key.slice(-4)}`,
+  );
 }
