@@ -168,7 +168,7 @@ describe('failed with the catalogue message; the token back unless the provider 
     expectFailed(
       await run('image', [{ route: 'image', fault: 'http500' }]),
       'IMAGE_PROVIDER_ERROR',
-      /^Stability AI error: /,
+      /^Image generation is unavailable right now\. Your token was returned\.$/,
       'refunded',
     );
     expect(simulator.stats().requests.image).toBe(3);

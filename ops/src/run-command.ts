@@ -61,11 +61,12 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         generation.createdAt,
         generation.taskId,
         generation.error,
+        generation.providerError,
       ]);
       const text =
         result.generations.length === 0
           ? `no generations found for ${command.by} '${command.value}'`
-          : table(['id', 'status', 'token', 'uid', 'created', 'task', 'error'], rows);
+          : table(['id', 'status', 'token', 'uid', 'created', 'task', 'error', 'provider said'], rows);
       return { json: result, text };
     }
     case 'pause':

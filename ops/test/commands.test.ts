@@ -238,6 +238,26 @@ describe('counts, job and find', () => {
     ]);
     expect((await findJobs(ctx, 'task', 'task-missing', 100)).generations).toEqual([]);
   });
+
+  it("shows operators the provider's answer behind a failure, beside what the creator read", async () => {
+    const uid = `user-${randomUUID()}`;
+    const { id } = await submit('video', 'no credit', { uid });
+    await ctx.lifecycle.start(id);
+    await ctx.lifecycle.fail(id, {
+      code: 'VIDEO_START_FAILED',
+      message: 'Video generation is unavailable right now.',
+      tellsToken: true,
+      providerError: 'minimax http_4xx: Failed to start video generation: insufficient balance (1008)',
+    });
+    const { text } = await runCommand(ctx, { name: 'find', by: 'user', value: uid, limit: 10 });
+    expect(text).toMatch(/provider said/);
+    expect(text).toContain(
+      'VIDEO_START_FAILED: Video generation is unavailable right now. Your token was returned.  minimax http_4xx: Failed to start video generation: insufficient balance (1008)',
+    );
+    expect((await jobRecord(ctx, id)).generation.providerError).toBe(
+      'minimax http_4xx: Failed to start video generation: insufficient balance (1008)',
+    );
+  });
 });
 
 describe('pause and resume', () => {

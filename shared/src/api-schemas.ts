@@ -154,6 +154,27 @@ export const killSwitchSchema = z.strictObject({
   reason: singleLineText().trim().min(1).max(200).optional(),
 });
 
+/**
+ * GET /admin/api/generations/:id: a generation as operators read it, with the provider's answer behind
+ * a failure (`providerError`), which the creator's API and socket never carry.
+ */
+export const operatorGenerationSchema = z.object({
+  id: z.string(),
+  uid: z.string(),
+  kind: z.enum(GENERATION_KINDS),
+  status: z.enum(GENERATION_STATUSES),
+  token: z.enum(TOKEN_STATES),
+  paidCalls: z.number().int(),
+  providerTaskId: z.string().nullable(),
+  /** What the creator reads. */
+  error: apiErrorSchema.nullable(),
+  providerError: z.string().nullable(),
+  createdAt: isoDate,
+  finishedAt: isoDate.nullable(),
+});
+
+export type OperatorGeneration = z.infer<typeof operatorGenerationSchema>;
+
 export const generationIdParamsSchema = z.object({
   // Malformed ids read like missing ones (404), so the route checks the pattern, not the schema.
   id: z.string().max(200),

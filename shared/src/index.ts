@@ -1,5 +1,6 @@
 export * from './api-schemas';
 export * from './contract';
+export * from './creator-errors';
 export * from './requests';
 export * from './request-text';
 export * from './auth';

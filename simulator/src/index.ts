@@ -1,9 +1,11 @@
 export { createSimulator } from './simulator';
 export { createDevelopmentCertificate, type DevelopmentCertificate } from './tls/development-certificate';
-export { DOCUMENTED_RATE_LIMITS } from './types';
+export { faultsOfRoute } from './faults/faultCatalogue';
+export { DOCUMENTED_RATE_LIMITS, PROVIDER_ROUTES } from './types';
 export type {
   FaultKind,
   FaultRule,
+  ProviderRoute,
   RateLimitRule,
   RateLimits,
   RealtimeResponseRecord,

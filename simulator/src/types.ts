@@ -1,3 +1,4 @@
+import type { BillingCode } from './openai/openaiErrors';
 import type { FastifyInstance } from 'fastify';
 
 export interface SimulatorOptions {
@@ -89,6 +90,8 @@ export interface FaultRule {
   status?: string;
   /** For minimax-code, the `base_resp.status_code` to answer with (MiniMax's error code table). */
   code?: number;
+  /** For insufficient-quota, the OpenAI billing code to refuse with. Default `insufficient_quota`. */
+  billingCode?: BillingCode;
 }
 
 export interface SimulatorStats {

@@ -3,7 +3,8 @@ import type { CallOutcome } from './providers/provider-calls';
 
 /**
  * A failure with the spec's catalogue code and message. `retryable` sorts provider errors into
- * those worth another attempt (network, 429, 5xx) and those that can never succeed.
+ * those worth another attempt (network, 429, 5xx) and those that can never succeed. The message is the
+ * operators' (job, logs); what the creator reads is made from it by failure-report.ts.
  */
 export class GenerationError extends Error {
   constructor(
@@ -12,13 +13,21 @@ export class GenerationError extends Error {
     readonly retryable: boolean,
     /** How the provider call behind this error ended, for metrics; undefined when no call was involved. */
     readonly outcome?: CallOutcome,
+    /** The provider's own answer carried in the message: it makes the message the operators' alone. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'GenerationError';
   }
 
   static of(code: ErrorCode, options: { detail?: string; retryable: boolean; outcome?: CallOutcome }): GenerationError {
-    return new GenerationError(code, ERROR_MESSAGES[code] + (options.detail ?? ''), options.retryable, options.outcome);
+    return new GenerationError(
+      code,
+      ERROR_MESSAGES[code] + (options.detail ?? ''),
+      options.retryable,
+      options.outcome,
+      options.detail,
+    );
   }
 }
 

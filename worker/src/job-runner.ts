@@ -10,13 +10,21 @@ import {
   type RecentRunTimes,
   type StoredArtifact,
 } from '@mediagen/core';
-import { PROVIDER_OF_KIND, type ApiError, type GenerationKind, type ProviderName } from '@mediagen/shared';
+import { PROVIDER_OF_KIND, type GenerationKind, type ProviderName } from '@mediagen/shared';
+import { failureReport } from './failure-report';
 import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
+import { maskSecrets } from './providers/mask-secrets';
 import { ProviderOutOfCreditError } from './providers/out-of-credit-error';
-import { ProviderBusyError, mayHaveDonePaidWork, ownerPaysFor, type ProviderCall } from './providers/provider-calls';
+import {
+  ProviderBusyError,
+  mayHaveDonePaidWork,
+  ownerPaysFor,
+  type CallOutcome,
+  type ProviderCall,
+} from './providers/provider-calls';
 import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
 import { QueueStepError, queueStep } from './queue-step-error';
 
@@ -185,7 +193,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return Date.now() - (generation.startedAt?.getTime() ?? Date.now());
   }
 
-  async function ended(job: GenerationJob, generation: GenerationRecord | null): Promise<void> {
+  /** `outcome`: how the provider call behind a failure ended, when one was. */
+  async function ended(
+    job: GenerationJob,
+    generation: GenerationRecord | null,
+    outcome: CallOutcome | undefined = undefined,
+  ): Promise<void> {
     if (generation === null) return;
     const kind = generation.kind;
     if (generation.status === 'completed') {
@@ -194,7 +207,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       // Only the queue ETA reads it: a run time lost to a Redis hiccup is not worth failing the job for.
       void deps.recentRuns.record(kind, ranMs).catch(() => undefined);
     } else if (generation.status === 'failed') {
-      metrics.failed(kind, generation.error?.code ?? 'INTERNAL', runMs(generation));
+      metrics.failed(kind, generation.error?.code ?? 'INTERNAL', outcome ?? 'none', runMs(generation));
       if (generation.token === 'refunded') metrics.refunded(kind);
     }
   }
@@ -364,12 +377,15 @@ export function createJobRunner(deps: JobRunnerDeps) {
         );
         throw new Error(failure.message);
       }
-      const reason: ApiError = { code: failure.code, message: failure.message };
+      // The job, its logs and the worker's log are the operators': they keep the provider's answer.
+      const report = failureReport(failure, kind);
+      const operatorMessage = maskSecrets(failure.message);
+      deps.log(`${id}: failed for good: ${failure.code} ${report.providerError ?? operatorMessage}`);
       await job
-        .log(`attempt ${attemptNumber} failed: ${failure.code} ${failure.message}; no retry`)
+        .log(`attempt ${attemptNumber} failed: ${failure.code} ${operatorMessage}; no retry`)
         .catch(() => undefined);
-      await ended(job, await conclude(job, { failed: reason }));
-      throw new UnrecoverableError(failure.message);
+      await ended(job, await conclude(job, { failed: report }), failure.outcome);
+      throw new UnrecoverableError(operatorMessage);
     } finally {
       clearTimeout(deadlineTimer);
       deps.active.delete(id);

@@ -96,8 +96,13 @@ describe('speech on the speech endpoint', () => {
     const { job, uid } = await harness.submit('speech', endpointSpeech(), { attempts: 3 });
     const { state, job: done, generation } = await harness.settled('speech', job);
     expect(state).toBe('failed');
-    expect(done.failedReason).toBe('Failed to generate speech: the speech provider account has no credit left');
-    expect(generation.error?.code).toBe('SPEECH_FAILED');
+    expect(done.failedReason).toMatch(
+      /^Failed to generate speech: OpenAI billing refused the call \(HTTP 429 insufficient_quota: /,
+    );
+    expect(generation.error).toEqual({
+      code: 'SPEECH_FAILED',
+      message: 'Speech generation is unavailable right now. Your token was returned.',
+    });
     expect(done.attemptsMade).toBe(1);
     expect(Date.now() - startedAt).toBeLessThan(10_000);
     // The official client's own retries (spec §9: 2), nothing more.

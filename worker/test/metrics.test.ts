@@ -66,7 +66,9 @@ it('exposes every worker series on /metrics, and they move with the work', async
   ).toBe(2);
   expect(sample(after, 'mediagen_worker_job_retries_total{kind="image"}')).toBe(1);
   expect(sample(after, 'mediagen_worker_jobs_completed_total{kind="image"}')).toBe(1);
-  expect(sample(after, 'mediagen_worker_jobs_failed_total{kind="speech",code="SPEECH_FAILED"}')).toBe(1);
+  expect(
+    sample(after, 'mediagen_worker_jobs_failed_total{kind="speech",code="SPEECH_FAILED",outcome="http_4xx"}'),
+  ).toBe(1);
   expect(sample(after, 'mediagen_worker_refunds_total{kind="speech"}')).toBe(1);
   expect(sample(after, 'mediagen_worker_active_jobs{kind="image"}')).toBe(0);
 });

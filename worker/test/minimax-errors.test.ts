@@ -41,12 +41,18 @@ async function run(faults: FaultRule[], attempts = 3) {
 
 describe('starting a task', () => {
   it.each([1004, 2049])(
-    "code %i (authentication, or a key on the other region's host) fails at once with the spec's message",
+    "code %i (authentication, or a key on the other region's host) fails at once, the spec's message and MiniMax's code the operators'",
     async (code) => {
       const outcome = await run([{ route: 'video.create', fault: 'minimax-code', code }]);
       expect(outcome.state).toBe('failed');
-      expect(outcome.job.failedReason).toBe(ERROR_MESSAGES.VIDEO_AUTH_FAILED);
-      expect(outcome.generation.error?.code).toBe('VIDEO_AUTH_FAILED');
+      expect(outcome.job.failedReason).toMatch(
+        new RegExp(`^${ERROR_MESSAGES.VIDEO_AUTH_FAILED} \\(.+ \\(${code}\\)\\)$`),
+      );
+      expect(outcome.generation.providerError).toContain(`(${code})`);
+      expect(outcome.generation.error).toEqual({
+        code: 'VIDEO_AUTH_FAILED',
+        message: 'Video generation is unavailable right now. Your token was returned.',
+      });
       expect(outcome.creates).toBe(1);
       expect(outcome.tokens).toBe(1);
       expect(outcome.logs.some((line) => /minimax video_start: http_4xx/.test(line))).toBe(true);

@@ -195,7 +195,9 @@ describe('the connection and the account', () => {
     const { state, job: done } = await harness.settled('speech', job);
     expect(state).toBe('failed');
     expect(done.attemptsMade).toBe(1);
-    expect(done.failedReason).toBe('Failed to generate speech: the speech provider account has no credit left');
+    expect(done.failedReason).toMatch(
+      /^Failed to generate speech: OpenAI billing refused the call \(insufficient_quota: /,
+    );
     expect((await harness.balance(uid)).speech).toBe(2);
   });
 });

@@ -101,6 +101,6 @@ it('fails, saying which step, when a provider refuses', async () => {
   simulator.clearFaults();
   expect(code).toBe(1);
   expect(output).toMatch(
-    /\| openai \| speech gpt-realtime-2.1-mini nova \(read by coral\): sentence \| \d+ \| FAILED: Failed to generate speech: the speech provider account has no credit left \|/,
+    /\| openai \| speech gpt-realtime-2.1-mini nova \(read by coral\): sentence \| \d+ \| FAILED: Failed to generate speech: OpenAI billing refused the call \(insufficient_quota: .+\) \|/,
   );
 });

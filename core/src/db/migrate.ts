@@ -7,6 +7,7 @@ import * as plansAndMarkedArtifacts from './migrations/0004-plans-and-marked-art
 import * as providerSpend from './migrations/0005-provider-spend';
 import * as queueLine from './migrations/0006-queue-line';
 import * as closedAccounts from './migrations/0007-closed-accounts';
+import * as providerError from './migrations/0008-provider-error';
 import * as noGenerationOutbox from './migrations/0009-no-generation-outbox';
 
 /**
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-provider-spend': providerSpend,
   '0006-queue-line': queueLine,
   '0007-closed-accounts': closedAccounts,
+  '0008-provider-error': providerError,
   '0009-no-generation-outbox': noGenerationOutbox,
 };
 

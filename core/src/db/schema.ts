@@ -60,8 +60,11 @@ export interface GenerationsTable {
   cost_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   /** When retention deleted the artifact of this completed generation (the record stays). */
   artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** What the creator reads of a failure. */
   error_code: string | null;
   error_message: string | null;
+  /** The provider's exact answer behind a failure, keys masked: for operators only, never sent to the creator. */
+  provider_error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: ColumnType<Date | null, Date | null, Date | null>;

@@ -3,9 +3,11 @@ import {
   DEFAULT_PLAN_RULES,
   ERROR_MESSAGES,
   GENERATION_KINDS,
+  TOKEN_ENDING_SENTENCES,
   exceedsPlan,
   periodMs,
   type ApiError,
+  type GenerationFailure,
   type GenerationKind,
   type GenerationRequest,
   type PlanCatalogue,
@@ -390,12 +392,20 @@ export class GenerationLifecycle {
     });
   }
 
-  /** `queued` | `active` → `failed`: the token comes back unless paid work may have been done. */
-  fail(id: string, error: ApiError, reason = 'failed'): Promise<TransitionOutcome> {
+  /**
+   * `queued` | `active` → `failed`: the token comes back unless paid work may have been done. A failure
+   * that `tellsToken` ends its message with what became of the token, decided in the same statement; its
+   * `providerError` is kept for operators, apart from what the creator reads.
+   */
+  fail(id: string, failure: GenerationFailure, reason = 'failed'): Promise<TransitionOutcome> {
+    const message = failure.tellsToken
+      ? sql`${failure.message + ' '} || ${tokenEndingSentence(sql`case when o.token = 'held' then ${SETTLE_BY_PAID_CALLS} else o.token end`)}`
+      : sql`${failure.message}`;
     return this.end(id, ['queued', 'active'], {
       status: 'failed',
-      set: sql`error_code = ${error.code}, error_message = ${error.message}`,
-      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      set: sql`error_code = ${failure.code}, error_message = ${message},
+        provider_error = ${failure.providerError ?? null}`,
+      settle: SETTLE_BY_PAID_CALLS,
       reason,
     });
   }
@@ -408,7 +418,7 @@ export class GenerationLifecycle {
     return this.end(id, ['queued'], {
       status: 'failed',
       set: sql`error_code = ${error.code}, error_message = ${error.message}`,
-      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      settle: SETTLE_BY_PAID_CALLS,
       reason: 'not enqueued',
     });
   }
@@ -418,14 +428,14 @@ export class GenerationLifecycle {
     return this.end(id, ['queued', 'active'], {
       status: 'canceled',
       set: sql`error_code = 'CANCELED', error_message = ${ERROR_MESSAGES.CANCELED}`,
-      settle: sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`,
+      settle: SETTLE_BY_PAID_CALLS,
       reason: actor.by === 'owner' ? 'canceled by its owner' : `canceled by an operator: ${actor.reason}`,
       ...(actor.by === 'owner' ? { owner: actor.uid } : {}),
     });
   }
 
   /** Ends a generation whose work is gone or overdue (the reconciler), as a failure. */
-  expire(id: string, error: ApiError): Promise<TransitionOutcome> {
+  expire(id: string, error: GenerationFailure): Promise<TransitionOutcome> {
     return this.fail(id, error, 'expired');
   }
 
@@ -459,7 +469,7 @@ export class GenerationLifecycle {
         ), ${chargeSteps({ now, plans: this.plans, uids: [account.uid], reason: 'retried by an operator' })}, moved as (
           update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
             token = case when c.charge then 'held' else 'waived' end, paid_calls = 0, error_code = null,
-            error_message = null, started_at = null, provider_started_at = null, provider_task_id = null,
+            error_message = null, provider_error = null, started_at = null, provider_started_at = null, provider_task_id = null,
             finished_at = null, queue_priority = c.queue_priority, queue_order = ${NEXT_IN_LINE}
           from charged c where g.id = c.id
           returning g.*
@@ -771,6 +781,15 @@ export class GenerationLifecycle {
     }
     return { ok: false, reason: 'not-allowed', current };
   }
+}
+
+/** SQL: the token a held generation's ending settles on, read from its old row `o`. */
+const SETTLE_BY_PAID_CALLS = sql`case when o.paid_calls = 0 then 'refunded' else 'spent' end`;
+
+/** SQL: the creator's sentence for the token state `token` leaves (TOKEN_ENDING_SENTENCES). */
+function tokenEndingSentence(token: RawBuilder<unknown>): RawBuilder<string> {
+  const cases = Object.entries(TOKEN_ENDING_SENTENCES).map(([state, sentence]) => sql`when ${state} then ${sentence}`);
+  return sql<string>`(case ${token} ${sql.join(cases, sql` `)} else '' end)`;
 }
 
 interface SubmitRow {

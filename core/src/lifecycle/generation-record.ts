@@ -28,7 +28,10 @@ export interface GenerationRecord {
   artifact: RecordedArtifact | null;
   /** When retention deleted the artifact of this completed generation. */
   artifactExpiredAt: Date | null;
+  /** What the creator reads of a failure. */
   error: ApiError | null;
+  /** The provider's answer behind a failure: operators' views only (never the API, the socket or the client). */
+  providerError: string | null;
   createdAt: Date;
   updatedAt: Date;
   startedAt: Date | null;
@@ -66,6 +69,7 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
           },
     artifactExpiredAt: date(r.artifact_expired_at ?? null),
     error: r.error_code === null ? null : ({ code: r.error_code, message: r.error_message ?? '' } as ApiError),
+    providerError: r.provider_error ?? null,
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
     startedAt: date(r.started_at),

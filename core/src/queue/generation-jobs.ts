@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import type {
-  ApiError,
+  GenerationFailure,
   GenerationKind,
   ImageRequest,
   SpeechFormat,
@@ -35,7 +35,7 @@ export interface GenerationJobData {
   /** Video: the provider's task id, kept here as well as in the record: either lets a later run resume it. */
   taskId?: string;
   /** How the run ended when the record could not be told; the next attempt (or the reconciler) tells it. */
-  outcome?: { completed: CompletedArtifact } | { failed: ApiError };
+  outcome?: { completed: CompletedArtifact } | { failed: GenerationFailure };
 }
 
 /** What a run stored: the original, and for output of a plan with the watermark, its marked copy too. */

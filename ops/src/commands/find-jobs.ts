@@ -10,7 +10,10 @@ export interface GenerationSummary {
   uid: string;
   createdAt: string;
   taskId?: string;
+  /** What the creator read. */
   error?: string;
+  /** The provider's answer behind the failure (operators only). */
+  providerError?: string;
 }
 
 export interface FindResult {
@@ -29,6 +32,7 @@ export function summarize(record: GenerationRecord): GenerationSummary {
     createdAt: record.createdAt.toISOString(),
     ...(record.providerTaskId === null ? {} : { taskId: record.providerTaskId }),
     ...(record.error === null ? {} : { error: `${record.error.code}: ${record.error.message}` }),
+    ...(record.providerError === null ? {} : { providerError: record.providerError }),
   };
 }
 

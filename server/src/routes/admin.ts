@@ -14,12 +14,15 @@ import {
 } from '../auth/cookie-sessions';
 import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
-import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
+import { BUDGET_SCOPES, toRecord, type BudgetScope } from '@mediagen/core';
 import {
   GENERATION_KINDS,
   PROVIDERS,
   choiceOf,
+  generationIdParamsSchema,
+  isGenerationId,
   killSwitchSchema,
+  operatorGenerationSchema,
   planChangeSchema,
   setBudgetSchema,
   setPlanSchema,
@@ -217,6 +220,37 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
         provider: request.params.provider,
         cleared: await app.spend.controls.credit.clear(request.params.provider),
       }),
+    );
+    // A generation with the provider's answer behind its failure: what the creator is never shown.
+    routes.get(
+      '/admin/api/generations/:id',
+      {
+        schema: {
+          params: generationIdParamsSchema,
+          response: { 200: operatorGenerationSchema, ...commonErrorResponses },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const row = isGenerationId(id)
+          ? await app.database.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst()
+          : undefined;
+        if (row === undefined) throw new ServiceError(404, 'NOT_FOUND');
+        const record = toRecord(row);
+        return {
+          id: record.id,
+          uid: record.uid,
+          kind: record.kind,
+          status: record.status,
+          token: record.token,
+          paidCalls: record.paidCalls,
+          providerTaskId: record.providerTaskId,
+          error: record.error,
+          providerError: record.providerError,
+          createdAt: record.createdAt.toISOString(),
+          finishedAt: record.finishedAt?.toISOString() ?? null,
+        };
+      },
     );
     routes.put(
       '/admin/api/users/:uid/plan',

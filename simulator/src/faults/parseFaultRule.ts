@@ -1,3 +1,4 @@
+import { BILLING_CODES, type BillingCode } from '../openai/openaiErrors';
 import { FAULT_KINDS, PROVIDER_ROUTES, type FaultKind, type FaultRule, type ProviderRoute } from '../types';
 
 export class InvalidFaultRuleError extends Error {
@@ -59,7 +60,7 @@ export function routeProblem(fault: FaultKind, route: ProviderRoute): string | u
 /** Checks a rule from config, the control API or code, so a typo fails loudly instead of never matching. */
 export function parseFaultRule(value: unknown): FaultRule {
   if (typeof value !== 'object' || value === null) throw new InvalidFaultRuleError('a fault rule must be an object');
-  const { route, fault, times, retryAfterSeconds, status, code } = value as Record<string, unknown>;
+  const { route, fault, times, retryAfterSeconds, status, code, billingCode } = value as Record<string, unknown>;
   if (!isProviderRoute(route)) {
     throw new InvalidFaultRuleError(`route must be one of ${PROVIDER_ROUTES.join(', ')}; got ${JSON.stringify(route)}`);
   }
@@ -90,6 +91,12 @@ export function parseFaultRule(value: unknown): FaultRule {
       throw new InvalidFaultRuleError('minimax-code needs code: a non-zero MiniMax status code, e.g. 1026');
     }
     rule.code = code as number;
+  }
+  if (billingCode !== undefined) {
+    if (fault !== 'insufficient-quota' || !(BILLING_CODES as readonly unknown[]).includes(billingCode)) {
+      throw new InvalidFaultRuleError(`billingCode is for insufficient-quota, one of ${BILLING_CODES.join(', ')}`);
+    }
+    rule.billingCode = billingCode as BillingCode;
   }
   return rule;
 }

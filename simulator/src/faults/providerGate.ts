@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { KeyRateLimiter } from '../limits/keyRateLimiter';
+import type { BillingCode } from '../openai/openaiErrors';
 import type { FaultRule, ProviderRoute, RateLimitedProvider } from '../types';
 import type { StatsCounter } from '../stats';
 import type { FaultBook } from './faultBook';
@@ -17,8 +18,8 @@ export interface FaultReplies {
   overLimit?(): { status: number; body: unknown };
   /** MiniMax: HTTP 200 carrying this error code in `base_resp` (`minimax-code`). */
   miniMaxCode?(code: number): unknown;
-  /** OpenAI: the 429 of an account out of credit (`insufficient-quota`). */
-  insufficientQuota?(): unknown;
+  /** OpenAI: the refusal of an account that cannot pay (`insufficient-quota`, by its `billingCode`). */
+  billingRefusal?(code: BillingCode | undefined): { status: number; body: unknown };
   /** Stability: what the route answers for an organization out of credit (`insufficient-balance`). */
   insufficientBalance?(): { status: number; body: unknown };
 }
@@ -85,8 +86,10 @@ export class ProviderGate {
         return reply.code(200).type(replies.malformed.contentType).send(replies.malformed.body);
       case 'minimax-code':
         return reply.code(200).send(required(replies.miniMaxCode, fault)(fault.code!));
-      case 'insufficient-quota':
-        return reply.code(429).send(required(replies.insufficientQuota, fault)());
+      case 'insufficient-quota': {
+        const { status, body } = required(replies.billingRefusal, fault)(fault.billingCode);
+        return reply.code(status).send(body);
+      }
       case 'insufficient-balance': {
         const { status, body } = required(replies.insufficientBalance, fault)();
         return reply.code(status).send(body);

@@ -53,8 +53,8 @@ export class WorkerMetrics {
 
   private readonly jobsFailed = new Counter({
     name: 'mediagen_worker_jobs_failed_total',
-    help: 'Jobs failed for good, by catalogue code',
-    labelNames: ['kind', 'code'] as const,
+    help: 'Jobs failed for good, by catalogue code and how the provider call behind it ended (none: no call)',
+    labelNames: ['kind', 'code', 'outcome'] as const,
     registers: [this.registry],
   });
 
@@ -201,8 +201,8 @@ export class WorkerMetrics {
     this.runSeconds.observe({ kind, outcome: 'completed' }, Math.max(0, runMs) / 1000);
   }
 
-  failed(kind: GenerationKind, code: string, runMs: number): void {
-    this.jobsFailed.inc({ kind, code });
+  failed(kind: GenerationKind, code: string, outcome: CallOutcome | 'none', runMs: number): void {
+    this.jobsFailed.inc({ kind, code, outcome });
     this.runSeconds.observe({ kind, outcome: 'failed' }, Math.max(0, runMs) / 1000);
   }
 

@@ -65,7 +65,12 @@ function judgeCode(response: JsonResponse, phase: MiniMaxCallPhase, failure: Err
     case 'pause':
       throw rateLimited(response, `code ${status.code}`);
     case 'auth':
-      throw GenerationError.of('VIDEO_AUTH_FAILED', { retryable: false, outcome: 'http_4xx' });
+      // MiniMax's own code and words are the operators' (failure-report.ts).
+      throw GenerationError.of('VIDEO_AUTH_FAILED', {
+        detail: ` (${describeCode(status)})`,
+        retryable: false,
+        outcome: 'http_4xx',
+      });
     case 'sensitive':
       throw GenerationError.of('VIDEO_FAILED', { retryable: false, outcome: 'content_refused' });
     case 'ask_again':

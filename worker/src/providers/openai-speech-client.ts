@@ -1,9 +1,14 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { voiceUsed } from '@mediagen/shared';
+import { ERROR_MESSAGES, voiceUsed } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { neverConnected } from './http';
-import { OUT_OF_CREDIT_MESSAGE, isOutOfCredit } from './openai-billing';
-import { ProviderOutOfCreditError } from './out-of-credit-error';
+import {
+  billingRefused,
+  describeOpenAIAnswer,
+  isBillingRefusal,
+  noRetryOnBillingRefusal,
+  type OpenAIAnswer,
+} from './openai-billing';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
 import type { SpeechAudio, SpeechInput, SpeechSynthesizer } from './speech-synthesizer';
 
@@ -18,7 +23,8 @@ export interface OpenAISpeechConfig {
 /**
  * Text to speech on `POST /v1/audio/speech` (tts-1, tts-1-hd, gpt-4o-mini-tts until OpenAI shuts them down
  * on 2027-01-06), through the official `openai` client. It retries 408, 409, 429 and 5xx itself (spec §9),
- * so one call here may be several HTTP requests; a 429 that survives those retries pauses the queue.
+ * so one call here may be several HTTP requests; a 429 that survives those retries pauses the queue. A
+ * billing refusal is not retried (openai-billing.ts).
  */
 export class OpenAISpeechClient implements SpeechSynthesizer {
   private readonly client: OpenAI;
@@ -29,6 +35,7 @@ export class OpenAISpeechClient implements SpeechSynthesizer {
       baseURL: config.baseUrl,
       timeout: config.timeoutMs ?? 10 * 60_000,
       maxRetries: config.maxRetries ?? 2,
+      fetch: noRetryOnBillingRefusal(),
     });
   }
 
@@ -61,11 +68,9 @@ export class OpenAISpeechClient implements SpeechSynthesizer {
           outcome: neverConnected(error) ? 'unreachable' : 'network',
         });
       }
-      // Same status as a rate limit, but waiting does not help: the account has no credit left
-      // (https://platform.openai.com/docs/guides/error-codes/api-errors). Fails now, token refunded.
-      if (error instanceof APIError && error.status === 429 && isOutOfCredit(error)) {
-        throw new ProviderOutOfCreditError('openai', 'SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, 'http_429');
-      }
+      // Mostly the same status as a rate limit, but waiting does not help: the account cannot pay
+      // (openai-billing.ts). Fails now, token refunded.
+      if (error instanceof APIError && isBillingRefusal(answerOf(error))) throw billingRefused(answerOf(error));
       if (error instanceof APIError && error.status === 429) {
         throw new ProviderBusyError(
           'openai',
@@ -74,18 +79,25 @@ export class OpenAISpeechClient implements SpeechSynthesizer {
           'HTTP 429',
         );
       }
-      // Spec §8: 'Failed to generate speech' or the error's own message.
+      // Spec §8: 'Failed to generate speech' or the error's own message, which is OpenAI's words: the
+      // operators read it, the creator a plain message (failure-report.ts).
       if (error instanceof APIError) {
-        const message = (error.error as { message?: string } | undefined)?.message ?? error.message;
         const status = error.status ?? 500;
+        const detail = `: ${describeOpenAIAnswer(answerOf(error))}`;
         throw new GenerationError(
           'SPEECH_FAILED',
-          message || 'Failed to generate speech',
+          ERROR_MESSAGES.SPEECH_FAILED + detail,
           isRetryableStatus(status),
           outcomeOfStatus(status),
+          detail,
         );
       }
       throw GenerationError.of('SPEECH_FAILED', { retryable: true, outcome: 'malformed' });
     }
   }
+}
+
+function answerOf(error: APIError): OpenAIAnswer {
+  const body = error.error as { message?: string } | undefined;
+  return { status: error.status, code: error.code, type: error.type, message: body?.message ?? error.message };
 }

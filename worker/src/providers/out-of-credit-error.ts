@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@mediagen/shared';
+import { ERROR_MESSAGES, type ErrorCode } from '@mediagen/shared';
 import { GenerationError } from '../generation-error';
 import type { CallOutcome, ProviderName } from './provider-calls';
 
@@ -12,10 +12,11 @@ export class ProviderOutOfCreditError extends GenerationError {
   constructor(
     readonly provider: ProviderName,
     code: ErrorCode,
-    message: string,
-    /** The refusal's own status (Stability and OpenAI answer 429, as for a rate limit). */
+    /** The provider's own words: the operators' to read, never the creator's. */
+    detail: string,
+    /** The refusal's own status (Stability answers 429, as for a rate limit). */
     outcome: CallOutcome,
   ) {
-    super(code, message, false, outcome);
+    super(code, ERROR_MESSAGES[code] + detail, false, outcome, detail);
   }
 }

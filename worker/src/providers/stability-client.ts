@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type StabilityEngine, type StabilityTextToImageBody } from '@mediagen/shared';
+import type { StabilityEngine, StabilityTextToImageBody } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
 import { NetworkError, callJson, messageFrom } from './http';
 import { ProviderOutOfCreditError } from './out-of-credit-error';
@@ -57,7 +57,7 @@ export class StabilityClient {
       throw new ProviderOutOfCreditError(
         'stability',
         'IMAGE_PROVIDER_ERROR',
-        ERROR_MESSAGES.IMAGE_PROVIDER_ERROR + messageFrom(response.json, `HTTP ${response.status}`),
+        messageFrom(response.json, `HTTP ${response.status}`),
         outcomeOfStatus(response.status),
       );
     }

@@ -1,4 +1,10 @@
-import { ERROR_MESSAGES, type Generation, type GenerationKind, type QueuePosition } from '@mediagen/shared';
+import {
+  ERROR_MESSAGES,
+  TOKEN_ENDING_SENTENCES,
+  type Generation,
+  type GenerationKind,
+  type QueuePosition,
+} from '@mediagen/shared';
 
 interface KindTexts {
   /** Capitalised name, as in the reset toast '{Image|Video|Speech} content has been reset!'. */
@@ -51,9 +57,11 @@ function formatWait(ms: number): string {
 /**
  * What became of the token of a generation that did not complete, in plain words: given back when no
  * paid provider work was done, used when the provider had already started (the README's token rules).
+ * Nothing when the generation's own message already says it.
  */
-export function tokenOutcomeMessage({ kind, status, token }: Generation): string | undefined {
+export function tokenOutcomeMessage({ kind, status, token, error }: Generation): string | undefined {
   if (status === 'completed') return undefined;
+  if (Object.values(TOKEN_ENDING_SENTENCES).some((sentence) => error?.message.endsWith(sentence))) return undefined;
   if (token === 'refunded') return `Your ${kind} token was given back.`;
   if (token === 'spent') return `Your ${kind} token was used: the provider had already started work on it.`;
   return undefined;

@@ -1,4 +1,4 @@
-import { INSUFFICIENT_QUOTA_MESSAGE, SERVER_ERROR_MESSAGE } from '../openaiErrors';
+import { BILLING_REFUSALS, SERVER_ERROR_MESSAGE, type BillingCode } from '../openaiErrors';
 import type { RealtimeServerEvent, RealtimeStatusDetails } from './realtimeEvents';
 
 /** What is wrong with a client event, in the fields of an `invalid_request_error`. */
@@ -62,9 +62,10 @@ export const responseFailures = {
       message: `Rate limit reached for ${model} in organization org-simulator on tokens per min (TPM): Limit ${TOKENS_PER_MINUTE}, Used ${TOKENS_PER_MINUTE}, Requested ${requestedTokens}. Please try again in ${describeWait(retryAfterSeconds)}. Visit https://platform.openai.com/account/rate-limits to learn more.`,
     },
   }),
-  insufficientQuota: (): RealtimeStatusDetails => ({
+  /** An account that cannot pay, by its billing code (BILLING_REFUSALS). */
+  billingRefused: (code: BillingCode = 'insufficient_quota'): RealtimeStatusDetails => ({
     type: 'failed',
-    error: { type: 'insufficient_quota', code: 'insufficient_quota', message: INSUFFICIENT_QUOTA_MESSAGE },
+    error: { type: BILLING_REFUSALS[code].type, code, message: BILLING_REFUSALS[code].message },
   }),
   serverError: (): RealtimeStatusDetails => ({
     type: 'failed',

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { hasBearerToken } from '../../bearerToken';
 import { FAULT_HEADER, faultFromHeader } from '../../faults/providerGate';
 import type { FaultRule } from '../../types';
-import { insufficientQuota, missingApiKeyError, openAiError, rateLimitReached, serverError } from '../openaiErrors';
+import { billingRefusal, missingApiKeyError, openAiError, rateLimitReached, serverError } from '../openaiErrors';
 import { serverEventFrame } from './eventFrames';
 import { isRealtimeModel } from './realtimeModels';
 import { RealtimeSession, type RealtimeSessionDeps } from './realtimeSession';
@@ -122,8 +122,10 @@ function applyHandshakeFault(fault: FaultRule, socket: Duplex): void {
       return refuseHandshake(socket, 429, rateLimitReached(), {
         'retry-after': String(fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS),
       });
-    case 'insufficient-quota':
-      return refuseHandshake(socket, 429, insufficientQuota());
+    case 'insufficient-quota': {
+      const { status, body } = billingRefusal(fault.billingCode);
+      return refuseHandshake(socket, status, body);
+    }
     case 'http500':
       return refuseHandshake(socket, 500, serverError());
     case 'drop':

@@ -96,7 +96,7 @@ function failureOf(run: ResponseRun): { details: RealtimeStatusDetails; retryAft
     const wait = fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
     return { details: responseFailures.rateLimited(run.model, wait, requestedTokens), retryAfterSeconds: wait };
   }
-  if (fault?.fault === 'insufficient-quota') return { details: responseFailures.insufficientQuota() };
+  if (fault?.fault === 'insufficient-quota') return { details: responseFailures.billingRefused(fault.billingCode) };
   if (fault?.fault === 'http500') return { details: responseFailures.serverError() };
   return undefined;
 }

@@ -58,6 +58,8 @@ export class RealtimeRefusal extends Error {
       /** Why a response ended `incomplete` or `cancelled` (`max_output_tokens`, `content_filter`, …). */
       reason?: string | undefined;
       retryAfterMs?: number | undefined;
+      /** OpenAI's own words, for the operators. */
+      message?: string | undefined;
     },
   ) {
     super(message);
@@ -162,6 +164,7 @@ export class RealtimeSession {
             responseStatus: status,
             reason: details?.reason,
             retryAfterMs: retryAfterInMessage(message) ?? this.exhaustedForMs,
+            message,
           },
         );
       }
@@ -235,6 +238,7 @@ export class RealtimeSession {
             code: error.code ?? undefined,
             type: error.type,
             retryAfterMs: retryAfterInMessage(error.message),
+            message: error.message,
           }),
         );
         return;
@@ -277,5 +281,6 @@ async function refusalOfHandshake(response: IncomingMessage): Promise<RealtimeRe
     code: error?.code,
     type: error?.type,
     retryAfterMs: parseRetryAfter(response.headers['retry-after']) ?? retryAfterInMessage(error?.message),
+    message: error?.message,
   });
 }

@@ -3,8 +3,7 @@ import OpenAI from 'openai';
 import type { RealtimeResponseCreateParams, RealtimeSessionCreateRequest } from 'openai/resources/realtime/realtime';
 import { isRealtimeModel, voiceUsed, type LanguageCode } from '@mediagen/shared';
 import { GenerationError } from '../../generation-error';
-import { OUT_OF_CREDIT_MESSAGE, isOutOfCredit } from '../openai-billing';
-import { ProviderOutOfCreditError } from '../out-of-credit-error';
+import { billingRefused, isBillingRefusal } from '../openai-billing';
 import { ProviderBusyError } from '../provider-calls';
 import {
   QUIET_HOOKS,
@@ -207,7 +206,7 @@ function outputTokenLimit(part: string, language: LanguageCode): number {
 function isRateLimit(refusal: RealtimeRefusal): boolean {
   return (
     (refusal.details.status === 429 || refusal.details.code === 'rate_limit_exceeded') &&
-    !isOutOfCredit(refusal.details)
+    !isBillingRefusal(refusal.details)
   );
 }
 
@@ -234,8 +233,7 @@ function asProviderError(error: unknown): unknown {
     return new GenerationError('SPEECH_FAILED', 'Failed to generate speech', true, 'malformed');
   }
   const { status, type, responseStatus, reason } = error.details;
-  if (isOutOfCredit(error.details))
-    return new ProviderOutOfCreditError('openai', 'SPEECH_FAILED', OUT_OF_CREDIT_MESSAGE, 'http_429');
+  if (isBillingRefusal(error.details)) return billingRefused(error.details);
   if (isRateLimit(error))
     return new ProviderBusyError('openai', 'rate_limited', error.details.retryAfterMs, error.message);
   if (responseStatus === 'incomplete' && reason === 'content_filter') {
@@ -248,9 +246,10 @@ function asProviderError(error: unknown): unknown {
   }
   if (responseStatus === 'cancelled')
     return new GenerationError('SPEECH_FAILED', 'Failed to generate speech', true, 'network');
+  // OpenAI's words are the operators': the creator reads a plain message (failure-report.ts).
   if ((status !== undefined && status >= 500) || type === 'server_error') {
-    return new GenerationError('SPEECH_FAILED', 'Failed to generate speech', true, 'http_5xx');
+    return GenerationError.of('SPEECH_FAILED', { detail: `: ${error.message}`, retryable: true, outcome: 'http_5xx' });
   }
   // Our key refused, or a request the API does not take: no retry makes it pass.
-  return new GenerationError('SPEECH_FAILED', 'Failed to generate speech', false, 'http_4xx');
+  return GenerationError.of('SPEECH_FAILED', { detail: `: ${error.message}`, retryable: false, outcome: 'http_4xx' });
 }

@@ -290,9 +290,24 @@ describe('video panel', () => {
       version: 2,
       token: 'refunded',
       updatedAt: at(3),
-      error: { code: 'VIDEO_START_FAILED', message: 'Failed to start video generation: Service unavailable' },
+      error: { code: 'VIDEO_FAILED', message: 'Video generation failed' },
     });
     expect(await screen.findByText('Your video token was given back.')).toBeDefined();
+  });
+
+  it('says nothing more of the token when the message already does', async () => {
+    const queued = await startVideo();
+    const message = 'Video generation is unavailable right now. Your token was returned.';
+    socketUpdate({
+      ...queued,
+      status: 'failed',
+      version: 2,
+      token: 'refunded',
+      updatedAt: at(3),
+      error: { code: 'VIDEO_START_FAILED', message },
+    });
+    const toast = (await screen.findByText(message)).closest('li');
+    expect(toast?.textContent).not.toContain('given back');
   });
 
   it('keeps the exhausted-tokens toast for 5 seconds', async () => {
