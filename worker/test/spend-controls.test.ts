@@ -20,14 +20,7 @@ afterAll(() => harness.stop());
 
 const requests = () => harness.simulator.stats().requests;
 
-async function ledgerOf(id: string) {
-  return harness.records.db
-    .selectFrom('token_ledger')
-    .select(['movement', 'amount'])
-    .where('generation_id', '=', id)
-    .orderBy('id')
-    .execute();
-}
+const ledgerOf = (id: string) => harness.ledgerOf(id);
 
 it('a reached budget holds back exactly its provider; raising it lets the job go on, charged and costed once', async () => {
   const pool = await harness.startWorkers({ kinds: ['image', 'speech'] });

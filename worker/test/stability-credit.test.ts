@@ -24,14 +24,7 @@ beforeEach(async () => {
 
 const requests = () => harness.simulator.stats().requests;
 
-async function ledgerOf(id: string) {
-  return harness.records.db
-    .selectFrom('token_ledger')
-    .select(['movement', 'amount'])
-    .where('generation_id', '=', id)
-    .orderBy('id')
-    .execute();
-}
+const ledgerOf = (id: string) => harness.ledgerOf(id);
 
 /** The generation waits in its queue, still queued for its owner, and no image call went out for it. */
 async function expectHeld(id: string, imageCallsBefore: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { minimax } from '../contract/documented-examples';
 import type { FaultReplies } from '../faults/providerGate';
 
 /**
@@ -7,30 +8,8 @@ import type { FaultReplies } from '../faults/providerGate';
  * (https://platform.minimax.io/docs/api-reference/video-generation-download).
  */
 export const MINIMAX_MESSAGES: Readonly<Record<number, string>> = {
-  1000: 'unknown error',
-  1001: 'request timeout',
-  1002: 'rate limit',
-  1004: 'not authorized',
-  1008: 'insufficient balance',
+  ...minimax.errorCodes.messages,
   1013: 'internal service error',
-  1024: 'internal error',
-  1026: 'input new_sensitive',
-  1027: 'output new_sensitive',
-  1033: 'system error',
-  1039: 'token limit',
-  1041: 'conn limit',
-  1042: 'invisible character ratio limit',
-  1043: 'The asr similarity check failed',
-  1044: 'clone prompt similarity check failed',
-  2013: 'invalid params',
-  20132: 'invalid samples or voice_id',
-  2037: 'voice duration too short',
-  2039: 'voice clone voice id duplicate',
-  2042: "You don't have access to this voice_id",
-  2045: 'rate growth limit',
-  2048: 'prompt audio too long',
-  2049: 'invalid api key',
-  2056: 'usage limit exceeded',
 };
 
 export function baseResp(statusCode: number, statusMsg: string) {

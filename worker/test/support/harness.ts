@@ -212,6 +212,16 @@ export class WorkerHarness {
   }
 
   /** Waits until the generation has ended in the record and its job has finished in the queue. */
+  /** The token movements of a generation, in order. */
+  ledgerOf(id: string) {
+    return this.records.db
+      .selectFrom('token_ledger')
+      .select(['movement', 'amount'])
+      .where('generation_id', '=', id)
+      .orderBy('id')
+      .execute();
+  }
+
   async settled(kind: GenerationKind, job: Job, timeoutMs = 20_000): Promise<Settled> {
     const generation = await vi.waitUntil(
       async () => {
