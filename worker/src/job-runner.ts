@@ -1,7 +1,6 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import {
   artifactKeys,
-  type PauseReason,
   type GenerationJobOwner,
   type GenerationJobData,
   type GenerationLifecycle,
@@ -10,23 +9,18 @@ import {
   type RecentRunTimes,
   type StoredArtifact,
 } from '@mediagen/core';
-import { PROVIDER_OF_KIND, type GenerationKind, type ProviderName } from '@mediagen/shared';
+import type { GenerationKind } from '@mediagen/shared';
 import { failureReport } from './failure-report';
-import { GenerationError, callLimitError, canceledError, deadlineError } from './generation-error';
+import { GenerationError, deadlineError } from './generation-error';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
 import type { GenerationProcessor, JobAttempt } from './processors/processor-context';
 import { maskSecrets } from './providers/mask-secrets';
-import { ProviderOutOfCreditError } from './providers/out-of-credit-error';
-import {
-  ProviderBusyError,
-  mayHaveDonePaidWork,
-  ownerPaysFor,
-  type CallOutcome,
-  type ProviderCall,
-} from './providers/provider-calls';
-import { outcomeOf, type ProviderGateway } from './providers/provider-gateway';
+import { RunPaidCalls, giveBackPendingCalls, type JobSpend } from './paid-calls';
+import { ProviderBusyError, type CallOutcome } from './providers/provider-calls';
+import type { ProviderGateway } from './providers/provider-gateway';
 import { QueueStepError, queueStep } from './queue-step-error';
+import { recordStep } from './record-step';
 
 export type GenerationJob = Job<GenerationJobData>;
 
@@ -35,20 +29,6 @@ const FALLBACK_ERROR = {
   video: 'VIDEO_GENERATION_FAILED',
   speech: 'SPEECH_FAILED',
 } as const satisfies Record<GenerationKind, string>;
-
-/**
- * The paid provider call each kind's every run opens with, nothing awaited before it: the start records
- * that call in the same commit. A video's later runs resume a task the record knows, so a video records
- * its call as it makes it.
- */
-const OPENING_PAID_CALL: Record<GenerationKind, ProviderCall | null> = {
-  image: 'text_to_image',
-  speech: 'speech',
-  video: null,
-};
-
-/** A transition the record could not take right now is tried again this often before the job gives up. */
-const RECORD_RETRY_DELAYS_MS = [100, 500, 2000];
 
 /** The abort reason of a job released at shutdown: it goes back to its queue, unharmed. */
 export class HandBack extends Error {
@@ -73,31 +53,9 @@ export interface JobRunnerDeps {
   /** Per kind (config.ts, jobDeadlinesMs): a video model with a longer poll window gets a longer one. */
   jobDeadlineMs: Record<GenerationKind, number>;
   defaultRetryAfterMs: number;
+  /** The spend controls as a run sees them (paid-calls.ts). */
   spend: JobSpend;
   log(message: string): void;
-}
-
-/** The spend controls as a run sees them (worker/src/job-spend.ts). */
-export interface JobSpend {
-  /** Why a paid call to the provider must wait now; null when it may go. */
-  holdBack(provider: ProviderName): Promise<PauseReason | null>;
-  /** A paid call was accepted: its estimated cost is recorded. Never rejects: a lost estimate fails no job. */
-  accepted(job: Job, generation: GenerationRecord, provider: ProviderName): Promise<void>;
-  /** The provider's account refused for want of credit: its paid calls may be held back on every worker. */
-  outOfCredit(provider: ProviderName, message: string): Promise<void>;
-  /** How long a held-back queue waits before its jobs try again (a raised budget or a new day frees it). */
-  retryAfterMs: number;
-}
-
-const HELD_BACK_BECAUSE: Record<PauseReason, (provider: ProviderName) => string> = {
-  kill_switch: () => 'paid provider calls are switched off by an operator',
-  budget: (provider) => `the daily spend budget for ${provider} is reached`,
-  out_of_credit: (provider) =>
-    `the ${provider} account is out of credit, until an operator clears it or a balance check finds credit`,
-};
-
-function spendHeldBack(provider: ProviderName, reason: PauseReason, retryAfterMs: number): ProviderBusyError {
-  return new ProviderBusyError(provider, reason, retryAfterMs, HELD_BACK_BECAUSE[reason](provider));
 }
 
 function asGenerationError(error: unknown, kind: GenerationKind): GenerationError {
@@ -121,27 +79,15 @@ function nextRetryDelayMs(job: GenerationJob): number {
 /**
  * Runs one job of the queue against its record. Every change of the generation goes through the
  * lifecycle: `start` (a generation no longer queued or active is let go), `provider-started` before each
- * call that may cost money, `complete` (a cancel that committed first wins, and the artifact is deleted)
- * or `fail` (the lifecycle decides refund or spend). A transition the database could not take is kept in
- * the job's data and told by the next attempt, never paid for again. A step only the queue's Redis can
+ * call that may cost money (the run's paid calls: paid-calls.ts), `complete` (a cancel that committed first
+ * wins, and the artifact is deleted) or `fail` (the lifecycle decides refund or spend). A transition the
+ * database could not take is kept in the job's data and told by the next attempt, never paid for again. A step only the queue's Redis can
  * take that fails (queue-step-error.ts) changes nothing in the record: the queue brings the job back.
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const { lifecycle, metrics } = deps;
-
   /** A transition that must happen: retried while the database is briefly away. */
-  async function record<T>(what: string, transition: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await transition();
-      } catch (error) {
-        const delay = RECORD_RETRY_DELAYS_MS[attempt];
-        if (delay === undefined) throw error;
-        deps.log(`could not ${what} (${error instanceof Error ? error.message : String(error)}); trying again`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
+  const record = recordStep(deps.log);
 
   /** Tells the record how a run ended; false when it had already ended otherwise (a cancel came first). */
   async function conclude(
@@ -150,6 +96,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
   ): Promise<GenerationRecord | null> {
     const id = job.id!;
     try {
+      // Calls that cost the owner nothing go back first: told the ending first, the record would settle the
+      // token as spent for them.
+      await giveBackPendingCalls(job, lifecycle, record);
       const told =
         'completed' in outcome
           ? await record('record the completion', () => lifecycle.complete(id, outcome.completed))
@@ -220,39 +169,19 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await ended(job, await conclude(job, job.data.outcome));
       return;
     }
-    // A job whose first step is a paid call waits in its queue, still `queued` for its owner, while the
-    // provider is held back (a budget, the kill switch); a video already polling its paid task goes on.
-    let spendChecked = false;
-    if (job.data.taskId === undefined) {
-      const provider = PROVIDER_OF_KIND[kind];
-      const held = await deps.spend.holdBack(provider);
-      if (held !== null) await holdQueue(job, spendHeldBack(provider, held, deps.spend.retryAfterMs));
-      spendChecked = true;
-    }
-    const openingCall = OPENING_PAID_CALL[kind];
-    const startWithPaidCall = openingCall !== null;
-    if (openingCall !== null) {
-      // The provider's rate-limit turn comes before the call is recorded: an owner who cancels while the
-      // run waits for it still has a queued generation, and gets the token back.
-      await deps.gateway.takeTurn(job, PROVIDER_OF_KIND[kind], openingCall).catch(async (error: unknown) => {
-        if (error instanceof ProviderBusyError) await holdQueue(job, error);
-        throw error;
-      });
-    }
-    let started = await record('start the generation', () =>
-      startWithPaidCall ? lifecycle.startWithPaidCall(id) : lifecycle.start(id),
+    const paidCalls = new RunPaidCalls(
+      { lifecycle, gateway: deps.gateway, spend: deps.spend, record, log: deps.log },
+      job,
     );
-    // Counted by the start and not sent yet: given back if the run ends before sending it.
-    let unsentPaidCall = startWithPaidCall && started.ok;
-    // At its limit of paid calls: started without one, the call is refused when it comes.
-    if (!started.ok && started.reason === 'call-limit') {
-      started = await record('start the generation', () => lifecycle.start(id));
-    }
+    const started = await paidCalls.start().catch(async (error: unknown) => {
+      if (error instanceof ProviderBusyError) await holdQueue(job, error);
+      throw error;
+    });
     if (!started.ok) {
       await job.log(`not run: the generation is ${started.current?.status ?? 'gone'}`).catch(() => undefined);
       return;
     }
-    let generation = started.generation;
+    const generation = started.generation;
     if (started.changed) metrics.firstStarted(kind, Date.now() - generation.createdAt.getTime());
 
     const controller = new AbortController();
@@ -262,58 +191,22 @@ export function createJobRunner(deps: JobRunnerDeps) {
     deps.active.set(id, controller);
     metrics.jobStarted(kind);
 
-    // Recorded while the run goes on (the estimate moves no token); the run waits for them before it ends.
-    const spendRecords: Promise<void>[] = [];
+    // Progress belongs to the version the run's last transition made (a paid call's record may raise it).
     const progress = new ProgressReporter((value) =>
-      deps.publishProgress({ id, uid: generation.uid, version: generation.version, progress: value, at: Date.now() }),
+      deps.publishProgress({
+        id,
+        uid: generation.uid,
+        version: paidCalls.generation.version,
+        progress: value,
+        at: Date.now(),
+      }),
     );
     const attempt: JobAttempt = {
       generation: generation as JobAttempt['generation'],
       token,
       signal: controller.signal,
       progress,
-      async call(provider, call, action, { paid }) {
-        let turnTaken = false;
-        if (paid && unsentPaidCall) {
-          // Recorded by the start, once the run had read the spend controls and taken the call's turn.
-          unsentPaidCall = false;
-          turnTaken = true;
-        } else if (paid) {
-          // Before anything is recorded: a held-back job goes back to its queue as if never started. The
-          // first paid call goes on the answer the run had just before it started the generation.
-          const held = spendChecked
-            ? null
-            : await queueStep('read the spend controls', () => deps.spend.holdBack(provider));
-          if (held !== null) throw spendHeldBack(provider, held, deps.spend.retryAfterMs);
-          // A cancel while the call waits for its turn finds it not recorded: the token comes back.
-          await deps.gateway.takeTurn(job, provider, call, controller.signal);
-          turnTaken = true;
-          const allowed = await record('record the provider call', () => lifecycle.providerStarted(id));
-          if (!allowed.ok) throw allowed.reason === 'call-limit' ? callLimitError(kind) : canceledError();
-          generation = allowed.generation;
-        }
-        spendChecked = false;
-        try {
-          const result = await deps.gateway.call(job, controller.signal, provider, call, action, { turnTaken });
-          if (paid) spendRecords.push(deps.spend.accepted(job, generation, provider));
-          return result;
-        } catch (error) {
-          const outcome = outcomeOf(error);
-          // Work the provider may have charged for is in the spend reports, whatever ended the call.
-          if (paid && mayHaveDonePaidWork(outcome)) spendRecords.push(deps.spend.accepted(job, generation, provider));
-          // The provider refused before doing any work, or did other work than asked: the user pays nothing.
-          if (paid && !ownerPaysFor(outcome)) {
-            await lifecycle.providerCallRefused(id).catch(() => undefined);
-          }
-          // Before the job ends: the next job to the provider must find it held back, not pay the refusal again.
-          if (error instanceof ProviderOutOfCreditError) {
-            await deps.spend.outOfCredit(error.provider, error.message).catch((failure: unknown) => {
-              deps.log(`could not mark ${error.provider} out of credit: ${String(failure)}`);
-            });
-          }
-          throw error;
-        }
-      },
+      call: (provider, call, action, options) => paidCalls.call(controller.signal, provider, call, action, options),
       async recordProviderTask(taskId) {
         await record('record the provider task', () => lifecycle.recordProviderTask(id, taskId));
       },
@@ -331,23 +224,16 @@ export function createJobRunner(deps: JobRunnerDeps) {
       },
     };
 
-    /** The run ends without sending the call its start counted: it costs the owner nothing. */
-    async function giveBackUnsentPaidCall(): Promise<void> {
-      if (!unsentPaidCall) return;
-      unsentPaidCall = false;
-      await record('give back the unsent paid call', () => lifecycle.providerCallRefused(id));
-    }
-
     try {
       if (remainingMs <= 0) throw deadline;
       const artifact: StoredArtifact = await (deps.processors[kind] as GenerationProcessor<GenerationKind>)(
         job,
         attempt as never,
       );
-      await giveBackUnsentPaidCall();
+      await paidCalls.giveBackUnsent();
       await ended(job, await conclude(job, { completed: artifact }));
     } catch (error) {
-      await giveBackUnsentPaidCall();
+      await paidCalls.giveBackUnsent();
       if (error instanceof DelayedError) throw error;
       if (error instanceof QueueStepError) {
         metrics.runLeftToQueue(kind);
@@ -390,7 +276,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       clearTimeout(deadlineTimer);
       deps.active.delete(id);
       metrics.jobEnded(kind);
-      await Promise.all(spendRecords);
+      await paidCalls.spendRecorded();
     }
   };
 }

@@ -9,7 +9,7 @@ import {
 } from '@mediagen/core';
 import type { ProviderName } from '@mediagen/shared';
 import type { CreditProbe } from './credit-probe';
-import type { JobSpend } from './job-runner';
+import type { JobSpend } from './paid-calls';
 import type { WorkerMetrics } from './observability/worker-metrics';
 
 interface Options {

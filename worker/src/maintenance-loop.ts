@@ -26,6 +26,11 @@ export function startMaintenanceLoop(
   const timer = setInterval(() => {
     tasks.reconciler.reconcile().then((report) => {
       if (report !== null) tasks.metrics.reconciled(report);
+      if (report !== null && report.givingBack.length > 0) {
+        console.warn(
+          `[worker] reconciler: paid calls to give back refused by the record for ${report.givingBack.join(', ')}`,
+        );
+      }
       if (report === null || report.requeued.length + report.expired.length + report.concluded.length === 0) return;
       console.warn(
         `[worker] reconciler: ${report.requeued.length} requeued, ${report.expired.length} expired, ` +

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
 import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
+import { giveBackPendingCalls } from './paid-calls';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
 const RECONCILER_LOCK = 7_446_210_901;
@@ -23,6 +24,8 @@ export interface ReconcileReport {
   expired: string[];
   /** Generations whose job had ended without the record being told, told now. */
   concluded: string[];
+  /** Generations whose job keeps paid calls to give back that the record refused: left for the next pass. */
+  givingBack: string[];
 }
 
 export interface ReconcilerOptions {
@@ -43,6 +46,8 @@ export interface ReconcilerOptions {
  * a worker that ended a job while the database was away. For each generation still queued or active and
  * untouched for a while:
  * - its job lives: nothing to do;
+ * - its job kept paid calls that cost the owner nothing and that the record could not take back then:
+ *   they are given back first (and the rest waits for a pass in which the record takes them);
  * - its job ended and left an outcome the record was never told: it is told now;
  * - its job is gone: it goes back in its queue (an active one resumes: a video's task id is in the
  *   record, so no second paid task starts, and the paid-call cap bounds the rest), unless it is past its
@@ -74,7 +79,7 @@ export class Reconciler {
   private async pass(): Promise<ReconcileReport> {
     const { db, lifecycle, jobs } = this.options;
     const now = this.clock();
-    const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [] };
+    const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [], givingBack: [] };
     const unfinished = await db
       .selectFrom('generations as g')
       .leftJoin('accounts as a', 'a.uid', 'g.uid')
@@ -89,6 +94,18 @@ export class Reconciler {
       const job = await jobs.queue(generation.kind).getJob(generation.id);
       const state = job === undefined ? 'unknown' : await job.getState();
       if (LIVE_JOB_STATES.has(state)) continue;
+      // Before the outcome, an expiry or a requeue (a fresh job would not carry them): told an ending
+      // first, the record would settle the token as spent for calls that cost the owner nothing.
+      if (job !== undefined) {
+        const givenBack = await giveBackPendingCalls(job, lifecycle).then(
+          () => true,
+          () => false,
+        );
+        if (!givenBack) {
+          report.givingBack.push(generation.id);
+          continue;
+        }
+      }
       const outcome = job?.data.outcome;
       if (job !== undefined && outcome !== undefined && generation.status === 'active') {
         const told =

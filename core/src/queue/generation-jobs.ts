@@ -36,6 +36,12 @@ export interface GenerationJobData {
   taskId?: string;
   /** How the run ended when the record could not be told; the next attempt (or the reconciler) tells it. */
   outcome?: { completed: CompletedArtifact } | { failed: GenerationFailure };
+  /**
+   * Paid calls counted in the record that cost the owner nothing (refused before any work, or never sent),
+   * whose give-back the record could not take: the next attempt or the reconciler gives them back before
+   * it tells the record anything else, so the ending does not spend the token for them.
+   */
+  refusedCallsToGiveBack?: number;
 }
 
 /** What a run stored: the original, and for output of a plan with the watermark, its marked copy too. */
