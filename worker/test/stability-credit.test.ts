@@ -51,7 +51,9 @@ it('ends the job at once with its token back once, holds every worker until a ba
   expect(job.attemptsMade).toBe(1);
   expect(Date.now() - startedAt).toBeLessThan(5000);
   expect(generation).toMatchObject({ status: 'failed', token: 'refunded', error: { code: 'IMAGE_PROVIDER_ERROR' } });
-  expect(generation.error?.message).toMatch(/does not have enough balance/);
+  // The creator reads a plain message; the operators keep Stability's own words.
+  expect(generation.error?.message).toBe('Image generation is unavailable right now. Your token was returned.');
+  expect(generation.providerError).toMatch(/does not have enough balance/);
   // Money first: charged once, given back once.
   expect(await ledgerOf(refused.id)).toEqual([
     { movement: 'charge', amount: -1 },
