@@ -220,6 +220,18 @@ describe('AccountClosure', () => {
     expect((await lifecycle.balance(third, hash)).tokens).toEqual({ image: 1, video: 1, speech: 2 });
   });
 
+  it("counts a free retry still in flight by the endings' token rule: a waived token never comes back", async () => {
+    const uid = newUser();
+    await completed(uid, 'speech');
+    const { id } = await accepted(uid, 'speech');
+    await lifecycle.fail(id, { code: 'SPEECH_FAILED', message: 'Failed to generate speech' });
+    expect(await lifecycle.retry(id, { charge: false, maxInFlight: 100 })).toMatchObject({ ok: true });
+
+    const closed = await closure.close(uid, emailHash(HASH_KEY, `${uid}@example.test`));
+    // The completed speech is spent; the waived one, ended now, would give nothing back.
+    expect(closed.trace).toEqual({ image: 0, video: 0, speech: 1 });
+  });
+
   it('leaves no trace for an account that spent nothing, or whose period is over', async () => {
     const uid = newUser();
     const email = `${uid}@example.test`;

@@ -9,6 +9,7 @@ import {
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
 import { withAccountLock } from './account-lock';
+import { tokenAtEnd } from './token-settlement';
 
 /**
  * Every server LISTENs here too: a closed account's sockets are ended and its ID tokens refused at once,
@@ -28,7 +29,7 @@ export interface ClosedAccount {
  * ledger lines, the account), but for an anonymous trace: a keyed hash of the email with the current
  * period and what was spent in it, so that signing up again with the same email within the period does
  * not bring the free tokens back (GenerationLifecycle picks the trace up). A generation still in flight is
- * counted as it would end now: spent if paid provider work began, else given back.
+ * counted as it would end now (tokenAtEnd): spent if paid provider work began, else given back.
  *
  * Closing wins whatever races it. The transaction holds the uid's account lock (account-lock.ts), under
  * which alone an account row is made, and writes the uid's tombstone (`closed_accounts`), which that
@@ -68,7 +69,8 @@ export class AccountClosure {
         .executeTakeFirst();
       const generations = await trx
         .selectFrom('generations')
-        .select(['id', 'kind', 'status', 'artifact_key', 'marked_artifact_key', 'paid_calls'])
+        .select(['id', 'kind', 'status', 'artifact_key', 'marked_artifact_key'])
+        .select(tokenAtEnd('generations', 'unfinished').as('token_if_ended_now'))
         .where('uid', '=', uid)
         .forUpdate()
         .execute();
@@ -80,12 +82,13 @@ export class AccountClosure {
         rules !== undefined &&
         now.getTime() - account.period_started_at.getTime() < periodMs(rules);
       if (account !== undefined && rules !== undefined && periodCurrent) {
+        // A generation still in flight counts as if it ended now, by the rule every ending settles with.
         const givenBack = (kind: GenerationKind) =>
           generations.filter(
             (generation) =>
               generation.kind === kind &&
               (generation.status === 'queued' || generation.status === 'active') &&
-              generation.paid_calls === 0,
+              generation.token_if_ended_now === 'refunded',
           ).length;
         const spent = Object.fromEntries(
           GENERATION_KINDS.map((kind) => [

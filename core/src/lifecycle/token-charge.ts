@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { GENERATION_KINDS, periodMs, type GenerationKind, type PlanCatalogue, type PlanId } from '@mediagen/shared';
 import { utcDay } from '../spend/spend-ledger';
 import { allowanceColumn, planRulesTable, tokensColumn } from './plan-rules-table';
+import { INSERT_LEDGER_LINES } from './lifecycle-sql';
 
 /** The account as a charge saw it, as JSON: enough to say why it refused. */
 export interface AccountSeen {
@@ -77,7 +78,7 @@ export function chargeSteps(options: {
           o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
           o.image_allowance, o.video_allowance, o.speech_allowance
       ), charge_ledger as (
-        insert into token_ledger (uid, kind, generation_id, movement, amount, reason, created_at)
+        ${INSERT_LEDGER_LINES}
         select c.uid, c.kind, c.id, 'charge', -1, ${options.reason}, ${ts} from charged c where c.charge
         union all
         select c.uid, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
