@@ -1,4 +1,4 @@
-import { minimax } from '../contract/documented-examples';
+import { minimax } from '../contract/minimax-examples';
 import type { FaultReplies } from '../faults/providerGate';
 
 /**
