@@ -410,6 +410,8 @@ describe('announcements', () => {
         [3, 'active'],
         [4, 'failed'],
       ]);
+      // The first paid call is announced with it: a client can say, before a cancel, that the token stays spent.
+      expect(mine.map((event) => event.paidCalls)).toEqual([0, 0, 1, 1]);
       expect(mine[3]).toMatchObject({ uid, kind: 'speech', token: 'spent', error: { code: 'SPEECH_FAILED' } });
       expect(mine[3]!.error!.message).toHaveLength(1000);
     } finally {

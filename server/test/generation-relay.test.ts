@@ -27,6 +27,7 @@ function event(
     status,
     version,
     token: 'held',
+    paidCalls: 0,
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: new Date(Date.parse('2026-11-23T10:00:00.000Z') + version * 1000).toISOString(),
     error: null,

@@ -9,6 +9,7 @@ const base: GenerationState = {
   status: 'queued',
   version: 1,
   token: 'held',
+  paidCalls: 0,
   error: null,
   artifact: null,
   artifactExpiredAt: null,
@@ -27,6 +28,7 @@ describe('a generation as the contract shows it', () => {
       version: 1,
       progress: 0,
       token: 'held',
+      paidWorkStarted: false,
       createdAt: '2026-11-23T10:00:00.000Z',
       updatedAt: '2026-11-23T10:00:01.000Z',
       prompt: 'a fox',
@@ -44,6 +46,15 @@ describe('a generation as the contract shows it', () => {
     });
     expect(generationView(active, { prompt: 'a fox' }, sign, { progress: 250 }).progress).toBe(99);
     expect(generationView(active, { prompt: 'a fox' }, sign).queue).toBeUndefined();
+  });
+
+  it('says whether a paid provider call was made, so a client can tell what a cancel does to the token', () => {
+    const active = { ...base, status: 'active' as const, version: 2 };
+    expect(generationView(active, { prompt: 'a fox' }, sign).paidWorkStarted).toBe(false);
+    expect(generationView({ ...active, version: 3, paidCalls: 1 }, { prompt: 'a fox' }, sign).paidWorkStarted).toBe(
+      true,
+    );
+    expect(generationView({ ...active, paidCalls: 2 }, { prompt: 'a fox' }, sign).paidWorkStarted).toBe(true);
   });
 
   it('completed: 100 and a signed URL of its artifact', () => {

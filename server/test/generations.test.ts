@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueName, type GenerationJobData } from '@mediagen/core';
+import { GenerationLifecycle, queueName, type GenerationJobData } from '@mediagen/core';
 import { MAX_IMAGE_SEED } from '@mediagen/shared';
 import { createTestContext, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest, speechRequest, videoRequest } from './support/requests';
@@ -296,6 +296,21 @@ describe('reading and canceling', () => {
     expect(again.body.status).toBe('canceled');
     expect((await api.me()).body.tokens.video).toBe(1);
     expect((await api.list()).body.items.map((item: { status: string }) => item.status)).toEqual(['canceled']);
+  });
+
+  it('says before a cancel whether the token comes back: not once a paid provider call was made', async () => {
+    const { api } = await newClient();
+    const lifecycle = new GenerationLifecycle(server.app.database.db);
+    const { body } = await api.submit(videoRequest());
+    expect(body.paidWorkStarted).toBe(false);
+    expect((await lifecycle.start(body.id)).ok).toBe(true);
+    expect((await api.get(body.id)).body).toMatchObject({ status: 'active', paidWorkStarted: false });
+
+    expect((await lifecycle.providerStarted(body.id)).ok).toBe(true);
+    expect((await api.get(body.id)).body).toMatchObject({ status: 'active', token: 'held', paidWorkStarted: true });
+    const canceled = await api.cancel(body.id);
+    expect(canceled.body).toMatchObject({ status: 'canceled', token: 'spent', paidWorkStarted: true });
+    expect((await api.me()).body.tokens.video).toBe(0);
   });
 });
 

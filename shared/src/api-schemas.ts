@@ -62,6 +62,11 @@ export const generationSchema = z.object({
   progress: z.number().int().min(0).max(100),
   /** What happened to its token so far (`held` until the generation ends). */
   token: z.enum(TOKEN_STATES),
+  /**
+   * A provider call that may cost money was made for it: canceling it now stops the work and the token
+   * stays spent. False while none was (or each was refused before any work), so a cancel gives it back.
+   */
+  paidWorkStarted: z.boolean(),
   /** ISO 8601. */
   createdAt: isoDate,
   updatedAt: isoDate,

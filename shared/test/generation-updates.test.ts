@@ -8,6 +8,7 @@ const base: Generation = {
   version: 1,
   progress: 0,
   token: 'held',
+  paidWorkStarted: false,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-01T10:00:00.000Z',
   prompt: 'waves on a beach',

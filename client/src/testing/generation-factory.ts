@@ -12,6 +12,7 @@ export function buildGeneration(overrides: Partial<Generation> = {}): Generation
     version: 1,
     progress: 0,
     token: 'held',
+    paidWorkStarted: false,
     createdAt: '2024-05-01T10:00:00.000Z',
     updatedAt: '2024-05-01T10:00:00.000Z',
     prompt: 'a lighthouse at dusk',

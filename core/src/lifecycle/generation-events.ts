@@ -19,6 +19,8 @@ export interface GenerationEvent {
   status: GenerationStatus;
   version: number;
   token: TokenState;
+  /** Provider calls that did, or may have done, paid work: while above 0, a cancel keeps the token spent. */
+  paidCalls: number;
   createdAt: string;
   updatedAt: string;
   error: ApiError | null;
@@ -36,7 +38,7 @@ export function eventPayload(alias: string, removed = false): RawBuilder<string>
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   return sql<string>`json_build_object(
     'id', ${column('id')}, 'uid', ${column('uid')}, 'kind', ${column('kind')}, 'status', ${column('status')},
-    'version', ${column('version')}, 'token', ${column('token')},
+    'version', ${column('version')}, 'token', ${column('token')}, 'paidCalls', ${column('paid_calls')},
     'createdAt', ${column('created_at')}, 'updatedAt', ${column('updated_at')},
     'error', case when ${column('error_code')} is null then null
       else json_build_object('code', ${column('error_code')},

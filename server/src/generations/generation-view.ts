@@ -5,7 +5,7 @@ import type { Submission } from './submission';
 /** What a transition leaves behind, whether read from the record or heard on the update channel. */
 export type GenerationState = Pick<
   GenerationEvent,
-  'id' | 'kind' | 'status' | 'version' | 'token' | 'error' | 'artifact'
+  'id' | 'kind' | 'status' | 'version' | 'token' | 'paidCalls' | 'error' | 'artifact'
 > & { createdAt: Date | string; updatedAt: Date | string; artifactExpiredAt: Date | string | null };
 
 export interface ViewExtras {
@@ -36,6 +36,9 @@ export function generationView(
     version: state.version,
     progress,
     token: state.token,
+    // The same rule that settles a cancel (paid_calls = 0: refunded), so what the client says before a
+    // cancel is what the cancel does.
+    paidWorkStarted: state.paidCalls > 0,
     createdAt: iso(state.createdAt),
     updatedAt: iso(state.updatedAt),
     prompt: submission.prompt,
@@ -62,6 +65,7 @@ export function stateOfRecord(record: GenerationRecord): GenerationState {
     status: record.status,
     version: record.version,
     token: record.token,
+    paidCalls: record.paidCalls,
     error: record.error,
     artifact: record.artifact === null ? null : { key: record.artifact.key, mimeType: record.artifact.mimeType },
     artifactExpiredAt: record.artifactExpiredAt,

@@ -9,6 +9,8 @@ import {
 interface KindTexts {
   /** Capitalised name, as in the reset toast '{Image|Video|Speech} content has been reset!'. */
   label: string;
+  /** How a cancel's notice names a run whose paid provider work has begun. */
+  started: string;
   /** Spec §4: only the image shows a loading toast while it is prepared. */
   preparing?: string;
   completed?: string;
@@ -18,13 +20,15 @@ interface KindTexts {
 export const KIND_TEXTS: Record<GenerationKind, KindTexts> = {
   image: {
     label: 'Image',
+    started: 'The image is being made',
     preparing: 'Preparing to generate image...',
     completed: 'Image generated successfully!',
     failedFallback: ERROR_MESSAGES.IMAGE_FAILED,
   },
-  video: { label: 'Video', failedFallback: ERROR_MESSAGES.VIDEO_GENERATION_FAILED },
+  video: { label: 'Video', started: 'The video has started', failedFallback: ERROR_MESSAGES.VIDEO_GENERATION_FAILED },
   speech: {
     label: 'Speech',
+    started: 'The speech is being recorded',
     completed: 'Speech generated successfully!',
     failedFallback: ERROR_MESSAGES.SPEECH_FAILED,
   },
@@ -65,4 +69,40 @@ export function tokenOutcomeMessage({ kind, status, token, error }: Generation):
   if (token === 'refunded') return `Your ${kind} token was given back.`;
   if (token === 'spent') return `Your ${kind} token was used: the provider had already started work on it.`;
   return undefined;
+}
+
+/**
+ * What canceling now does to the token, said before the creator cancels: the README's token rules, read
+ * from the view (`paidWorkStarted` is the rule that settles the cancel).
+ */
+export function cancelTokenNotice({ kind, token, paidWorkStarted }: Generation): string {
+  if (token === 'waived') return 'This retry used no token: canceling stops it.';
+  if (!paidWorkStarted) return 'Canceling now returns your token.';
+  return `${KIND_TEXTS[kind].started}: canceling stops it, and the token stays spent.`;
+}
+
+/** What a cancel did to the token, from the API's answer. */
+export function cancelOutcomeMessage({ kind, token }: Generation): string {
+  switch (token) {
+    case 'refunded':
+      return `Your ${kind} token was returned.`;
+    case 'spent':
+      return `The ${kind} had started, so its token stays spent.`;
+    case 'waived':
+      return TOKEN_ENDING_SENTENCES.waived;
+    case 'held':
+      return 'Its token is still being settled.';
+  }
+}
+
+/** After a cancel lost to the generation's own ending: how it ended. */
+export function finishedFirstMessage(generation: Generation | undefined): string {
+  if (generation === undefined) return ERROR_MESSAGES.ALREADY_FINISHED;
+  if (generation.status === 'completed') return `Your ${generation.kind} is ready.`;
+  return generation.error?.message ?? ERROR_MESSAGES.ALREADY_FINISHED;
+}
+
+/** Reset while it runs and kept: the panel is cleared, the work is not stopped. */
+export function keptRunningMessage(kind: GenerationKind): string {
+  return `${KIND_TEXTS[kind].label} panel cleared. It keeps running: find it in your library.`;
 }

@@ -7,7 +7,7 @@ import { useGenerationJob } from '../hooks/use-generation-job';
 import { downloadFile } from '../utils/download-file';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
-import { GenerationProgress } from './GenerationProgress';
+import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
@@ -19,7 +19,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
   const [prompt, setPrompt] = useState('');
-  const job = useGenerationJob('image', onBalanceChange);
+  const job = useGenerationJob('image', onBalanceChange, () => setPrompt(''));
   const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
   // The moderation check carries Unicode's confusables (about 30 kB): fetched once the creator starts
@@ -53,17 +53,12 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
     }
   }
 
-  function reset() {
-    setPrompt('');
-    job.reset();
-  }
-
   return (
     <PanelCard
       title="Image"
       description="Turn a description into a picture"
       icon={<ImageIcon />}
-      onReset={reset}
+      onReset={job.reset}
       actions={
         <button
           type="button"
@@ -91,7 +86,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         onGenerate={() => void generate()}
       />
       {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="image" resetsAt={balance.resetsAt} />}
-      <GenerationProgress generation={job.generation} />
+      <GenerationStatus job={job} />
       <ResultFrame shape="square" icon={<ImageIcon />} emptyHint="Your generated image will appear here">
         {image && (
           <img

@@ -7,7 +7,7 @@ import { useGenerationJob } from '../hooks/use-generation-job';
 import { speechSummary } from '../speech-texts';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
-import { GenerationProgress } from './GenerationProgress';
+import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { EMPTY_CUSTOMIZATION, VoiceSelectors, type VoiceCustomization } from './VoiceSelectors';
@@ -20,7 +20,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
   const [customization, setCustomization] = useState<VoiceCustomization>(EMPTY_CUSTOMIZATION);
   const [playing, setPlaying] = useState(false);
   const audioRef = useRef<HTMLAudioElement>(null);
-  const job = useGenerationJob('speech', onBalanceChange);
+  const job = useGenerationJob('speech', onBalanceChange, clearInputs);
   const speechModel = useSpeechModel(signedIn);
   const audio = job.generation?.status === 'completed' ? job.generation.result : undefined;
   const readAs = job.generation?.speech;
@@ -63,15 +63,14 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
     setPlaying(false);
   }
 
-  function reset() {
+  function clearInputs() {
     stopPlayback();
     setText('');
     setCustomization(EMPTY_CUSTOMIZATION);
-    job.reset();
   }
 
   return (
-    <PanelCard title="Speech" description="Give your words a natural voice" icon={<WaveIcon />} onReset={reset}>
+    <PanelCard title="Speech" description="Give your words a natural voice" icon={<WaveIcon />} onReset={job.reset}>
       <PromptField
         label="Text to speak"
         value={text}
@@ -96,7 +95,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
         onGenerate={generate}
       />
       {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="speech" resetsAt={balance.resetsAt} />}
-      <GenerationProgress generation={job.generation} />
+      <GenerationStatus job={job} />
       {audio && (
         <div className="flex items-center gap-4 rounded-xl border border-slate-200 bg-slate-100/60 p-3 dark:border-slate-700 dark:bg-slate-800/40">
           <button

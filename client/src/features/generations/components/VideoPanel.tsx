@@ -4,7 +4,7 @@ import { VideoIcon } from '@/components/ui/icons';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
-import { GenerationProgress } from './GenerationProgress';
+import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
@@ -14,7 +14,7 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
   const [prompt, setPrompt] = useState('');
-  const job = useGenerationJob('video', onBalanceChange);
+  const job = useGenerationJob('video', onBalanceChange, () => setPrompt(''));
   const video = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
   function generate() {
@@ -30,13 +30,8 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
     });
   }
 
-  function reset() {
-    setPrompt('');
-    job.reset();
-  }
-
   return (
-    <PanelCard title="Video" description="Bring a scene to life in motion" icon={<VideoIcon />} onReset={reset}>
+    <PanelCard title="Video" description="Bring a scene to life in motion" icon={<VideoIcon />} onReset={job.reset}>
       <PromptField
         label="Video prompt"
         value={prompt}
@@ -56,7 +51,7 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         onGenerate={generate}
       />
       {outOfTokens && balance && <OutOfTokensHint id={hintId} kind="video" resetsAt={balance.resetsAt} />}
-      <GenerationProgress generation={job.generation} />
+      <GenerationStatus job={job} />
       <ResultFrame shape="wide" icon={<VideoIcon />} emptyHint="Your generated video will appear here">
         {video && (
           <video

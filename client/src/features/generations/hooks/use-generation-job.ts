@@ -13,7 +13,9 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '@/lib/api-client';
 import { notify, type ToastId } from '@/lib/notify';
 import { createGeneration } from '../api/create-generation';
-import { KIND_TEXTS, resetMessage, tokenOutcomeMessage } from '../kind-texts';
+import { cancelAndAnnounce, type CancelOutcome } from '../cancel-and-announce';
+import type { ResetRunningDialogProps } from '../components/ResetRunningDialog';
+import { keptRunningMessage, KIND_TEXTS, resetMessage, tokenOutcomeMessage } from '../kind-texts';
 import { useCurrentGeneration, useGenerationsStore } from '../stores/generations-store';
 
 export interface GenerationJob {
@@ -23,16 +25,31 @@ export interface GenerationJob {
   submit: (input: GenerationRequestInput) => Promise<void>;
   /** Says the kind's tokens are spent, as the server would (its balance says 0 until `resetsAt`). */
   refuseExhausted: (resetsAt: string) => void;
+  /** The generation is queued or running: it can be canceled. */
+  running: boolean;
+  /** A cancel is on its way to the API. */
+  canceling: boolean;
+  cancel: () => Promise<CancelOutcome>;
+  /** Clears the panel; while its generation runs, asks first whether to cancel it or keep it running. */
   reset: () => void;
+  /** The question a reset asked while the generation runs, if it is open. */
+  resetDialog: ResetRunningDialogProps | null;
 }
 
 /**
- * One panel's generation: submit it, follow it through the store, and announce how it ended.
- * `onSettled` runs when a generation was accepted or ended, when token balances change.
+ * One panel's generation: submit it, follow it through the store, cancel it, and announce how it ended.
+ * `onSettled` runs when a generation was accepted or ended, when token balances change; `clearInputs`
+ * when the panel is reset.
  */
-export function useGenerationJob(kind: GenerationKind, onSettled: () => void): GenerationJob {
+export function useGenerationJob(
+  kind: GenerationKind,
+  onSettled: () => void,
+  clearInputs: () => void = () => undefined,
+): GenerationJob {
   const generation = useCurrentGeneration(kind);
   const [submitting, setSubmitting] = useState(false);
+  const [canceling, setCanceling] = useState(false);
+  const [askingReset, setAskingReset] = useState(false);
   // Generations seen running here, with their loading toast if any: only these get an ending toast,
   // so a resync that finds an old finished job stays quiet.
   const watched = useRef(new Map<string, ToastId | undefined>());
@@ -73,18 +90,91 @@ export function useGenerationJob(kind: GenerationKind, onSettled: () => void): G
     notify.error(tokensExhaustedMessage(days), { duration: LONG_TOAST_DURATION_MS });
   }
 
-  function reset() {
-    if (generation !== undefined) {
-      const toastId = watched.current.get(generation.id);
-      if (toastId !== undefined) notify.dismiss(toastId);
-      watched.current.delete(generation.id);
+  const running = generation !== undefined && !isFinalStatus(generation.status);
+  // A question left open when its generation ended must not come back with the next one.
+  useEffect(() => {
+    if (!running) setAskingReset(false);
+  }, [running]);
+
+  /** Stops watching the panel's generation: what follows is said by whoever stopped watching it. */
+  function unwatch(id: string) {
+    const toastId = watched.current.get(id);
+    if (toastId !== undefined) notify.dismiss(toastId);
+    watched.current.delete(id);
+  }
+
+  async function cancel(): Promise<CancelOutcome> {
+    if (generation === undefined || isFinalStatus(generation.status)) return 'not-canceled';
+    const { id } = generation;
+    // The cancel's own toast says how it ended, from the API's answer; the ending toast would say it twice.
+    unwatch(id);
+    setCanceling(true);
+    try {
+      const outcome = await cancelAndAnnounce(generation);
+      const now = useGenerationsStore.getState().byId[id];
+      if (outcome === 'not-canceled' && now !== undefined && !isFinalStatus(now.status)) {
+        watched.current.set(id, undefined);
+      } else {
+        onSettledRef.current();
+      }
+      return outcome;
+    } finally {
+      setCanceling(false);
     }
+  }
+
+  function clearPanel() {
+    if (generation !== undefined) unwatch(generation.id);
     useGenerationsStore.getState().dismissed(kind);
+    clearInputs();
+  }
+
+  function reset() {
+    if (running) {
+      setAskingReset(true);
+      return;
+    }
+    clearPanel();
     notify.success(resetMessage(kind));
   }
 
-  const running = generation !== undefined && !isFinalStatus(generation.status);
-  return { generation, busy: submitting || running, submit, refuseExhausted, reset };
+  async function cancelAndReset() {
+    const outcome = await cancel();
+    setAskingReset(false);
+    // The cancel's toast already says what happened; a failed cancel leaves the panel as it was.
+    if (outcome !== 'not-canceled') clearPanel();
+  }
+
+  function keepRunning() {
+    setAskingReset(false);
+    clearPanel();
+    // Not the spec's reset toast: "has been reset" would read as if the work stopped.
+    notify.message(keptRunningMessage(kind));
+  }
+
+  // The question is about a running generation: once it ends, there is nothing left to ask.
+  const resetDialog: ResetRunningDialogProps | null =
+    askingReset && running && generation !== undefined
+      ? {
+          generation,
+          canceling,
+          onCancelIt: () => void cancelAndReset(),
+          onKeepRunning: keepRunning,
+          onClose: () => setAskingReset(false),
+        }
+      : null;
+
+  return {
+    generation,
+    busy: submitting || running,
+    submit,
+    refuseExhausted,
+    running,
+    canceling,
+    cancel,
+    reset,
+    resetDialog,
+  };
 }
 
 function announceEnding(

@@ -1,8 +1,10 @@
-import type { Generation } from '@mediagen/shared';
+import { isFinalStatus, type Generation } from '@mediagen/shared';
 import { useId, useState } from 'react';
 import { Modal } from '@/components/ui/Modal';
 import { DownloadIcon, ResetIcon } from '@/components/ui/icons';
-import { KIND_TEXTS } from '../../kind-texts';
+import { cancelAndAnnounce } from '../../cancel-and-announce';
+import { CancelButton } from '../../components/CancelButton';
+import { cancelOutcomeMessage, KIND_TEXTS } from '../../kind-texts';
 import { speechSummary } from '../../speech-texts';
 import { useGenerationsStore } from '../../stores/generations-store';
 import { downloadFile } from '../../utils/download-file';
@@ -13,7 +15,7 @@ import { resultFileName } from '../result-file';
 import { ResultPreview } from './ResultPreview';
 import { StatusBadge } from './StatusBadge';
 
-type Action = 'download' | 'again' | 'delete';
+type Action = 'download' | 'again' | 'delete' | 'cancel';
 
 const failureMessage = (error: unknown, fallback: string) =>
   error instanceof ApiRequestError ? error.message : fallback;
@@ -61,6 +63,11 @@ export function LibraryItem({ generation }: { generation: Generation }) {
       }
     });
 
+  const cancel = () =>
+    run('cancel', async () => {
+      await cancelAndAnnounce(generation);
+    });
+
   const remove = () =>
     run('delete', async () => {
       try {
@@ -89,6 +96,12 @@ export function LibraryItem({ generation }: { generation: Generation }) {
       </p>
       {generation.speech !== undefined && (
         <p className="text-xs text-slate-500 dark:text-slate-400">{speechSummary(generation.speech)}</p>
+      )}
+      {generation.status === 'canceled' && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">{cancelOutcomeMessage(generation)}</p>
+      )}
+      {!isFinalStatus(generation.status) && (
+        <CancelButton generation={generation} canceling={busy === 'cancel'} onCancel={() => void cancel()} />
       )}
       <div className="mt-auto flex flex-wrap gap-2">
         {generation.result !== undefined && (
