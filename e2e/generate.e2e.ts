@@ -325,7 +325,7 @@ describe('generating from the dashboard', () => {
           { timeout: 5000, interval: 50 },
         )
         .toBeGreaterThanOrEqual(1);
-      // The simulator answers after its 600 ms latency; then the worker pauses the queue (BullMQ's limiter).
+      // The simulator answers after its 1.2 s latency; then the worker pauses the queue (BullMQ's limiter).
       const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
       try {
         await expect

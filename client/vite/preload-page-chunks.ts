@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Plugin, Rollup } from 'vite';
 
 /**
@@ -46,8 +46,10 @@ function pageChunkFiles(bundle: Rollup.OutputBundle, pagesDir: string, base: str
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const filesByPage: Record<string, string[]> = {};
   for (const chunk of chunks) {
-    const module = chunk.facadeModuleId;
-    if (!chunk.isDynamicEntry || module === null || !module.startsWith(pagesDir)) continue;
+    // By the modules it holds, not its facade: a page chunk that also carries modules other chunks import
+    // has none.
+    const module = chunk.moduleIds.find((id) => dirname(id) === pagesDir.replace(/\/$/, ''));
+    if (!chunk.isDynamicEntry || module === undefined) continue;
     const files = new Set<string>();
     const visit = (file: string) => {
       const imported = byFile.get(file);

@@ -25,13 +25,14 @@ export default async function setup(project: TestProject) {
       client: await freePort(),
     },
     client: 'preview',
-    // Fast enough for a test, slow enough that progress visibly rises.
+    // Fast enough for a test, slow enough that progress visibly rises: a provider call spans two of the
+    // worker's progress ticks, however loaded the machine.
     env: {
       VIDEO_POLL_INTERVAL_MS: '250',
       WORKER_METRICS_PORT: '0',
       SIMULATOR_VIDEO_QUEUEING_MS: '500',
       SIMULATOR_VIDEO_PROCESSING_MS: '2000',
-      SIMULATOR_LATENCY_MS: '600',
+      SIMULATOR_LATENCY_MS: '1200',
       // Stability's 60 s lockout after a 429, shortened below the Retry-After the queue test sends (8 s).
       STABILITY_RATE_LIMIT: '150/10000/5000',
     },
