@@ -1,4 +1,4 @@
-import { rawHttpRequest } from '@mediagen/testing';
+import { rawHttpRequest, scaled } from '@mediagen/testing';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
@@ -13,10 +13,15 @@ import { io as connectSocket } from 'socket.io-client';
 /**
  * Property-based fuzzing of everything a client controls: bodies, headers, query strings, path params
  * and the socket handshake. Whatever comes in: never a 5xx, always the one error shape, and a refused
- * request never enqueues a job or spends a token. The process stays up and its heap stays flat.
+ * request never enqueues a job or spends a token. The process stays up and its heap stays flat. A plain
+ * run tries a fifth of the cases of `pnpm test:long`, which runs them all (the heap test always sends
+ * its 1,500).
  */
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
+
+/** Cases of a property: all of them in `pnpm test:long`, a fifth in a plain run. */
+const cases = (all: number) => scaled(Math.ceil(all / 5), all);
 
 let context: TestContext;
 let server: TestApp;
@@ -158,7 +163,7 @@ describe('fuzzed requests', () => {
           payload,
         });
       }),
-      { numRuns: 1500 },
+      { numRuns: cases(1500) },
     );
     // Nothing reached Object.prototype through a "__proto__" key.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -198,7 +203,7 @@ describe('fuzzed requests', () => {
           });
         },
       ),
-      { numRuns: 250 },
+      { numRuns: cases(250) },
     );
     for (const size of [64 * 1024 + 1, 1024 * 1024, 8 * 1024 * 1024]) {
       const status = await probe({
@@ -230,7 +235,7 @@ describe('fuzzed requests', () => {
           });
         },
       ),
-      { numRuns: 600 },
+      { numRuns: cases(600) },
     );
   });
 
@@ -252,7 +257,7 @@ describe('fuzzed requests', () => {
           headers: { authorization: `Bearer ${user.idToken}` },
         });
       }),
-      { numRuns: 500 },
+      { numRuns: cases(500) },
     );
     const id = fc.oneof(
       anyText(300),
@@ -273,14 +278,14 @@ describe('fuzzed requests', () => {
           headers: { authorization: `Bearer ${user.idToken}` },
         });
       }),
-      { numRuns: 500 },
+      { numRuns: cases(500) },
     );
     await fc.assert(
       fc.asyncProperty(anyText(250), printable(30), printable(80), async (key, exp, sig) => {
         const search = new URLSearchParams({ exp, sig }).toString();
         await probe({ method: 'GET', url: `/artifacts/${encodeURIComponent(key)}?${search}` });
       }),
-      { numRuns: 300 },
+      { numRuns: cases(300) },
     );
   });
 
@@ -340,7 +345,7 @@ describe('fuzzed requests', () => {
             code: 'INVALID_REQUEST',
           });
         }),
-        { numRuns: 400 },
+        { numRuns: cases(400) },
       );
     });
 
@@ -365,7 +370,7 @@ describe('fuzzed requests', () => {
             code: 'INVALID_REQUEST',
           });
         }),
-        { numRuns: 200 },
+        { numRuns: cases(200) },
       );
     });
   });
@@ -453,7 +458,7 @@ describe('raw HTTP near every limit', () => {
         if (answer.status === 200 && path.startsWith('/api/') === false) return; // e.g. a public page
         expectErrorShape(answer, `${method} ${path.slice(0, 120)}`);
       }),
-      { numRuns: 300 },
+      { numRuns: cases(300) },
     );
   });
 
@@ -536,7 +541,7 @@ describe('fuzzed socket handshakes', () => {
           socket.disconnect();
         }
       }),
-      { numRuns: 80 },
+      { numRuns: cases(80) },
     );
   });
 
@@ -556,7 +561,7 @@ describe('fuzzed socket handshakes', () => {
           expect(response.status, url).toBeLessThan(500);
         },
       ),
-      { numRuns: 250 },
+      { numRuns: cases(250) },
     );
     expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
   });
