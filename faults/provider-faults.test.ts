@@ -28,7 +28,8 @@ const KEYS = {
   STABILITY_API_KEY: 'sk-stability-faults-0123456789abcdef',
   MINIMAX_API_KEY: 'minimax-faults-0123456789abcdef',
 };
-const TIMEOUT_MS = 600;
+// Long enough that a loaded machine's slow answer is not taken for a hang (and retried: one request more).
+const TIMEOUT_MS = 2000;
 
 let context: TestContext;
 let server: TestApp;
