@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
 
 const { client, emulator } = inject('stack');
 const PROJECT_ID = 'demo-mediagen';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** The out-of-band code the Auth emulator "sent" to `email` for `requestType`, as its REST API lists them. */
 async function emailedCode(email: string, requestType: 'PASSWORD_RESET' | 'VERIFY_EMAIL'): Promise<string> {
@@ -29,7 +22,7 @@ describe('account basics', () => {
   it('"Forgot password?" sends a reset link; the link sets a new password that signs in', async () => {
     const email = uniqueEmail('reset');
     await createUser(emulator, email);
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await page.goto(`${client}/login`);
       await page.getByLabel('Email').fill(email);
@@ -67,7 +60,7 @@ describe('account basics', () => {
   it('the account menu offers email verification, and shows it once the link is opened', async () => {
     const email = uniqueEmail('verify');
     await createUser(emulator, email);
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await signInThroughLoginPage(page, client, email);
       await page.getByRole('button', { name: 'Account', exact: true }).click();

@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage } from './support/browser';
 import { expectNoConsoleErrors, PASSWORD, uniqueEmail } from './support/app';
 
 const { client } = inject('stack');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('signing up', () => {
   it("goes from 'Start Creating' through the sign-up modal to the dashboard with a welcome toast", async () => {
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await page.goto(client);
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
@@ -61,7 +53,7 @@ describe('signing up', () => {
   });
 
   it('tells a second sign-up with the same address to sign in instead', async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     try {
       const email = uniqueEmail('dup');
       for (const attempt of [1, 2]) {
@@ -91,7 +83,7 @@ describe('signing up', () => {
 
 describe('a signed-out visitor on the dashboard', () => {
   it('sees the signed-out placeholders, and generating opens the sign-in dialog', async () => {
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await page.goto(`${client}/dashboard`);
       await page.getByRole('heading', { name: 'Creator Dashboard' }).waitFor();
@@ -152,7 +144,7 @@ describe('a signed-out visitor on the dashboard', () => {
 
 describe('the theme', () => {
   it('survives a reload once toggled', async () => {
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await page.goto(`${client}/about`);
       const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));

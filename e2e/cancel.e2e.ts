@@ -1,20 +1,14 @@
 import type { Generation, Me } from '@mediagen/shared';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, type PageWatch } from './support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage, type PageWatch } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
 
 const { api, client, emulator, simulator } = inject('stack');
 const STAYS_SPENT = 'The video has started: canceling stops it, and the token stays spent.';
 const SPENT_OUTCOME = 'The video had started, so its token stays spent.';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 afterEach(async () => {
   await fetch(`${simulator}/__sim/faults`, { method: 'DELETE' });
 });
@@ -33,7 +27,7 @@ async function holdVideosRendering(): Promise<void> {
 }
 
 async function signedInPage(label: string): Promise<PageWatch & { token: string }> {
-  const watch = await openPage(browser, { width: 1280, height: 1000 });
+  const watch = await openPage(browser(), { width: 1280, height: 1000 });
   const email = uniqueEmail(label);
   const token = await createUser(emulator, email);
   await signInThroughLoginPage(watch.page, client, email);

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import type { Generation } from '@mediagen/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, type PageWatch } from './support/browser';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage, type PageWatch } from './support/browser';
 import {
   createUser,
   waitForToastsToClear,
@@ -20,19 +20,13 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const EXHAUSTED =
   'Your free tokens are over. Tokens will reset in 30 days. Please purchase a subscription for unlimited access.';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 afterEach(async () => {
   await fetch(`${simulator}/__sim/faults`, { method: 'DELETE' });
 });
 
 async function signedInPage(label: string): Promise<PageWatch> {
-  const watch = await openPage(browser, { width: 1280, height: 1000 });
+  const watch = await openPage(browser(), { width: 1280, height: 1000 });
   const email = uniqueEmail(label);
   await createUser(emulator, email);
   await signInThroughLoginPage(watch.page, client, email);

@@ -1,7 +1,7 @@
 import type { Generation, GenerationRequestInput, Me } from '@mediagen/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage } from './support/browser';
 import {
   createUser,
   expectNoConsoleErrors,
@@ -15,13 +15,7 @@ import {
 
 const { api, client, emulator } = inject('stack');
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function callApi<T>(
   token: string,
@@ -78,7 +72,7 @@ describe('the library', () => {
   }, 60_000);
 
   it('lists three generations newest first, again after a reload; filters and search narrow them', async () => {
-    const { page, context, errors } = await openPage(browser, { width: 1280, height: 1000 });
+    const { page, context, errors } = await openPage(browser(), { width: 1280, height: 1000 });
     try {
       await signInThroughLoginPage(page, client, email);
       // The dashboard's strip shows recent work under the panels and leads to the library.
@@ -113,7 +107,7 @@ describe('the library', () => {
   });
 
   it('runs one again (the new one updates live), and deletes one: its file link stops working', async () => {
-    const { page, context, errors } = await openPage(browser, { width: 1280, height: 1000 });
+    const { page, context, errors } = await openPage(browser(), { width: 1280, height: 1000 });
     try {
       await signInThroughLoginPage(page, client, email);
       await page.goto(`${client}/library`);
@@ -147,7 +141,7 @@ describe('the library', () => {
 
   it('is there on a fresh browser at 375 px, and looks right at 375, 768 and 1280 px in both themes', async () => {
     for (const theme of ['light', 'dark'] as Theme[]) {
-      const { page, context, errors } = await openPage(browser, { width: 375, height: 800, dark: theme === 'dark' });
+      const { page, context, errors } = await openPage(browser(), { width: 375, height: 800, dark: theme === 'dark' });
       try {
         await presetTheme(page, theme);
         await signInThroughLoginPage(page, client, email);
@@ -184,7 +178,7 @@ describe('closing an account', () => {
     const email = uniqueEmail('close');
     const token = await createUser(emulator, email);
     const speech = await generate(token, { kind: 'speech', input: 'Goodbye.', voice: 'nova', language: 'en-US' });
-    const { page, context, errors } = await openPage(browser, { width: 1280, height: 900 });
+    const { page, context, errors } = await openPage(browser(), { width: 1280, height: 900 });
     try {
       await signInThroughLoginPage(page, client, email);
       await page.getByRole('button', { name: 'Account', exact: true }).click();

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { browserForFile, openPage } from './support/browser';
 import {
   expectNoConsoleErrors,
   presetTheme,
@@ -30,20 +29,14 @@ const ROUTES = [
 const WIDTHS = [375, 768, 1280] as const;
 const THEMES: Theme[] = ['light', 'dark'];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('every route', () => {
   for (const width of WIDTHS) {
     for (const theme of THEMES) {
       it(`renders without console errors at ${width} px in the ${theme} theme`, async () => {
         // The OS preference says the opposite, so the stored theme is what decides.
-        const { page, context, errors } = await openPage(browser, { width, height: 800, dark: theme === 'light' });
+        const { page, context, errors } = await openPage(browser(), { width, height: 800, dark: theme === 'light' });
         try {
           await presetTheme(page, theme);
           for (const route of ROUTES) {
@@ -92,7 +85,7 @@ describe('every route', () => {
   }
 
   it('opens a new page at its top, and Back returns to where the reader was', async () => {
-    const { page, context, errors } = await openPage(browser, { width: 375, height: 700 });
+    const { page, context, errors } = await openPage(browser(), { width: 375, height: 700 });
     try {
       await page.goto(`${client}/about`);
       await page.getByRole('heading', { name: 'Meet Our Team' }).waitFor();
@@ -121,7 +114,7 @@ describe('every route', () => {
     const html = await (await fetch(`${client}/dashboard`)).text();
     const appScript = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
     expect(appScript).toBeDefined();
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     let releaseApp = () => {};
     const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
     try {
@@ -151,7 +144,7 @@ describe('every route', () => {
   });
 
   it('shows a page opened directly in one go, never its loading spinner first', async () => {
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       // Records whether the spinner that stands in for a page still loading is ever put on the page.
       await page.addInitScript(() => {
@@ -176,7 +169,7 @@ describe('every route', () => {
   });
 
   it('reaches /payment from a pricing plan with the plan chosen', async () => {
-    const { page, context, errors } = await openPage(browser);
+    const { page, context, errors } = await openPage(browser());
     try {
       await page.goto(`${client}/pricing`);
       await page.getByRole('button', { name: 'Yearly (Save 20%)' }).click();

@@ -1,17 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { expect, inject, it } from 'vitest';
+import { browserForFile, openPage } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
 
 const { client, emulator } = inject('stack');
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /**
  * Spec §7's token sync, on in this stack (VITE_TOKEN_SYNC_URL=/api/session, forwarded to the API on the
@@ -21,7 +14,7 @@ afterAll(async () => {
 it('a sign-in opens the synced session, a logout ends it', async () => {
   const email = uniqueEmail('sync');
   await createUser(emulator, email);
-  const { page, context, errors } = await openPage(browser);
+  const { page, context, errors } = await openPage(browser());
   try {
     const synced = page.waitForRequest(
       (request) => request.url() === `${client}/api/session` && request.method() === 'POST',

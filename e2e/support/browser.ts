@@ -1,5 +1,6 @@
 import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const CHROMIUM_ARGS = [
   ...HEADLESS_CHROMIUM_ARGS,
@@ -14,6 +15,21 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** One browser for the tests of the file that calls it: launched before them, closed after them. */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('the browser is launched before the tests run');
+    return browser;
+  };
 }
 
 export interface PageWatch {

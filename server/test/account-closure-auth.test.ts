@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { emulatorIdentityAdmin } from './support/identity-admin';
 import { createTestContext, type TestContext } from './support/app';
 import { apiClient } from './support/requests';
 import { createTestUser } from './support/users';
@@ -15,22 +11,19 @@ import { createTestUser } from './support/users';
  * its account.
  */
 let context: TestContext;
-let firebase: App;
+const identities = emulatorIdentityAdmin();
 
 beforeAll(async () => {
   context = await createTestContext();
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `account-closure-auth-${randomUUID()}`);
 });
 afterAll(async () => {
   await context.cleanup();
-  await deleteApp(firebase);
 });
 
 const MINUTE_MS = 60_000;
 const startedLater = (ms: number) => context.start({}, { clock: () => Date.now() + ms });
 const accountExists = (uid: string) =>
-  getAuth(firebase)
+  identities()
     .getUser(uid)
     .then(
       () => true,
@@ -67,7 +60,7 @@ describe('DELETE /api/me needs a recent sign-in', () => {
     // Revocation has second precision: revoke in a later second than the sign-in.
     const second = Math.floor(Date.now() / 1000);
     await vi.waitUntil(() => Math.floor(Date.now() / 1000) > second, { timeout: 2000, interval: 20 });
-    await getAuth(firebase).revokeRefreshTokens(user.uid);
+    await identities().revokeRefreshTokens(user.uid);
 
     expect((await api.me()).status).toBe(200);
     const refused = await api.closeAccount();

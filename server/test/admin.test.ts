@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_SESSION_COOKIE } from '../src/auth/cookie-sessions';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { emulatorIdentityAdmin, nextSecond } from './support/identity-admin';
 import { createTestUser, signIn, type TestUser } from './support/users';
 
 /** Bull Board at /admin/queues, its API, and the admin session, against the real auth emulator. */
 let context: TestContext;
 let server: TestApp;
-let firebase: App;
+const identities = emulatorIdentityAdmin();
 let claimAdmin: TestUser;
 let listedAdmin: TestUser;
 let member: TestUser;
@@ -25,19 +21,16 @@ beforeAll(async () => {
     createTestUser(),
     createTestUser(),
   ]);
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `admin-test-${randomUUID()}`);
   // The Admin SDK sets the claim in the emulator exactly as in production; a fresh sign-in carries it.
-  await getAuth(firebase).setCustomUserClaims(claimAdmin.uid, { admin: true });
+  await identities().setCustomUserClaims(claimAdmin.uid, { admin: true });
   claimAdmin.idToken = await signIn(claimAdmin.email);
-  await getAuth(firebase).updateUser(listedAdmin.uid, { emailVerified: true });
+  await identities().updateUser(listedAdmin.uid, { emailVerified: true });
   server = await context.start({
     ADMIN_EMAILS: ` Other@example.test, ${listedAdmin.email.toUpperCase()}, ${unverified.email} `,
   });
 });
 afterAll(async () => {
   await context.cleanup();
-  await deleteApp(firebase);
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.origin}${path}`, { headers });
@@ -173,15 +166,10 @@ describe('/admin/queues for an admin', () => {
   });
 });
 
-async function nextSecond(): Promise<void> {
-  const second = Math.floor(Date.now() / 1000);
-  await vi.waitUntil(() => Math.floor(Date.now() / 1000) > second, { timeout: 2000, interval: 20 });
-}
-
 /** A fresh account with the admin claim, signed in again so its token carries it. */
 async function newClaimAdmin(): Promise<TestUser> {
   const user = await createTestUser();
-  await getAuth(firebase).setCustomUserClaims(user.uid, { admin: true });
+  await identities().setCustomUserClaims(user.uid, { admin: true });
   user.idToken = await signIn(user.email);
   return user;
 }
@@ -190,7 +178,7 @@ describe('admin access follows the account as it is now', () => {
   it('a listed email is an admin only once it is verified', async () => {
     expect((await get('/admin/queues/api/queues', bearer(unverified))).status).toBe(403);
     expect((await openSession(unverified)).status).toBe(403);
-    await getAuth(firebase).updateUser(unverified.uid, { emailVerified: true });
+    await identities().updateUser(unverified.uid, { emailVerified: true });
     // The same token: what counts is the account now, not what the token remembers.
     expect((await get('/admin/queues/api/queues', bearer(unverified))).status).toBe(200);
   });
@@ -200,11 +188,11 @@ describe('admin access follows the account as it is now', () => {
     const cookie = sessionCookie(await openSession(admin));
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(200);
 
-    await getAuth(firebase).setCustomUserClaims(admin.uid, {});
+    await identities().setCustomUserClaims(admin.uid, {});
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(403);
     expect((await get('/admin/queues/api/queues', bearer(admin))).status).toBe(403);
     // And the session is over: even a restored claim does not bring it back.
-    await getAuth(firebase).setCustomUserClaims(admin.uid, { admin: true });
+    await identities().setCustomUserClaims(admin.uid, { admin: true });
     expect((await get('/admin/queues/api/queues', { cookie })).status).toBe(401);
   });
 
@@ -215,9 +203,9 @@ describe('admin access follows the account as it is now', () => {
     );
     // Revocation has second precision (as Firebase's own check): revoke in a later second than the sign-in.
     await nextSecond();
-    await getAuth(firebase).updateUser(disabled.uid, { disabled: true });
-    await getAuth(firebase).revokeRefreshTokens(revoked.uid);
-    await getAuth(firebase).deleteUser(deleted.uid);
+    await identities().updateUser(disabled.uid, { disabled: true });
+    await identities().revokeRefreshTokens(revoked.uid);
+    await identities().deleteUser(deleted.uid);
     for (const [index, user] of [disabled, revoked, deleted].entries()) {
       expect((await get('/admin/queues/api/queues', { cookie: cookies[index]! })).status).toBe(401);
       expect((await get('/admin/queues/api/queues', bearer(user))).status).toBe(401);

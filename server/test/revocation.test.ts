@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectUserSocket, createTestContext, socketRefusal, type TestContext, type TestSocket } from './support/app';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
+import { emulatorIdentityAdmin, nextSecond } from './support/identity-admin';
 import { apiClient, speechRequest } from './support/requests';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { createTestUser, signIn, type TestUser } from './support/users';
 
 /**
@@ -19,32 +15,23 @@ const REVALIDATE = { AUTH_REVALIDATE_SECONDS: '1' };
 const WAIT = { timeout: 15_000, interval: 100 };
 
 let context: TestContext;
-let firebase: App;
+const identities = emulatorIdentityAdmin();
 const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   context = await createTestContext();
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `revocation-test-${randomUUID()}`);
 });
 afterEach(() => {
   sockets.splice(0).forEach((socket) => socket.close());
 });
 afterAll(async () => {
   await context.cleanup();
-  await deleteApp(firebase);
 });
 
-/** Revocation has second precision (as Firebase's own check): act in a later second than the sign-in. */
-async function nextSecond(): Promise<void> {
-  const second = Math.floor(Date.now() / 1000);
-  await vi.waitUntil(() => Math.floor(Date.now() / 1000) > second, { timeout: 2000, interval: 20 });
-}
-
 const ENDINGS: [string, (user: TestUser) => Promise<unknown>][] = [
-  ['deleted', (user) => getAuth(firebase).deleteUser(user.uid)],
-  ['disabled', (user) => getAuth(firebase).updateUser(user.uid, { disabled: true })],
-  ['revoked', (user) => getAuth(firebase).revokeRefreshTokens(user.uid)],
+  ['deleted', (user) => identities().deleteUser(user.uid)],
+  ['disabled', (user) => identities().updateUser(user.uid, { disabled: true })],
+  ['revoked', (user) => identities().revokeRefreshTokens(user.uid)],
 ];
 
 describe('an account that ends loses the API and its sockets', () => {
@@ -70,7 +57,7 @@ describe('an account that ends loses the API and its sockets', () => {
     const server = await context.start(REVALIDATE);
     const user = await createTestUser();
     await nextSecond();
-    await getAuth(firebase).revokeRefreshTokens(user.uid);
+    await identities().revokeRefreshTokens(user.uid);
     await expect.poll(async () => (await apiClient(server.origin, user).me()).status, WAIT).toBe(401);
     await nextSecond();
     user.idToken = await signIn(user.email);

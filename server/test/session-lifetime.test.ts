@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EMULATOR_PROJECT_ID } from '@mediagen/testing';
-import { authEmulatorHost } from '@mediagen/testing/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_SESSION_COOKIE, APP_SESSION_COOKIE, readCookie } from '../src/auth/cookie-sessions';
 import { bearer, createTestContext, type TestApp, type TestContext } from './support/app';
+import { emulatorIdentityAdmin, nextSecond } from './support/identity-admin';
 import { createAdminUser, type TestUser } from './support/users';
 
 /**
@@ -15,23 +11,14 @@ import { createAdminUser, type TestUser } from './support/users';
  * longer than an admin session would last.
  */
 let context: TestContext;
-let firebase: App;
+const identities = emulatorIdentityAdmin();
 
 beforeAll(async () => {
   context = await createTestContext();
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = authEmulatorHost();
-  firebase = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `session-lifetime-test-${randomUUID()}`);
 });
 afterAll(async () => {
   await context.cleanup();
-  await deleteApp(firebase);
 });
-
-/** Revocation has second precision (as Firebase's own check): act in a later second than the sign-in. */
-async function nextSecond(): Promise<void> {
-  const second = Math.floor(Date.now() / 1000);
-  await vi.waitUntil(() => Math.floor(Date.now() / 1000) > second, { timeout: 2000, interval: 20 });
-}
 
 const post = (server: TestApp, path: string, user: TestUser) =>
   fetch(`${server.origin}${path}`, { method: 'POST', headers: bearer(user) });
@@ -53,7 +40,7 @@ describe('a session is opened only by a sign-in the identity service confirms no
     expect(await me(server, admin)).toBe(200);
 
     await nextSecond();
-    await getAuth(firebase).revokeRefreshTokens(admin.uid);
+    await identities().revokeRefreshTokens(admin.uid);
     // The API may trust the account as it read it for AUTH_REVALIDATE_SECONDS (60 s here)...
     expect(await me(server, admin)).toBe(200);
     // ...but opening a session asks the identity service again.
@@ -118,15 +105,15 @@ describe('sessions end when the server reads the account again and finds it ende
 
   it('a removed admin claim ends the admin session; the app session stays', async () => {
     const { server, admin, sessions } = await adminWithSessions();
-    await getAuth(firebase).setCustomUserClaims(admin.uid, {});
+    await identities().setCustomUserClaims(admin.uid, {});
     await whileInUse(server, admin, sessions.admin);
     expect(await sessions.app()).not.toBeNull();
   });
 
   it.each([
-    ['revoked', (uid: string) => getAuth(firebase).revokeRefreshTokens(uid)],
-    ['disabled', (uid: string) => getAuth(firebase).updateUser(uid, { disabled: true })],
-    ['deleted', (uid: string) => getAuth(firebase).deleteUser(uid)],
+    ['revoked', (uid: string) => identities().revokeRefreshTokens(uid)],
+    ['disabled', (uid: string) => identities().updateUser(uid, { disabled: true })],
+    ['deleted', (uid: string) => identities().deleteUser(uid)],
   ])('a %s account ends both sessions', async (_ending, end) => {
     const { server, admin, sessions } = await adminWithSessions();
     await nextSecond();

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/testing/fetch-stub';
 import { ApiRequestError, apiRequest } from './api-client';
 
 const auth = vi.hoisted(() => ({ token: 'test-id-token' as string | null }));
 vi.mock('./auth-client', () => ({ getIdToken: async () => auth.token }));
 
-const fetchMock = vi.fn<typeof fetch>();
+const fetchMock = stubFetch();
 
 beforeEach(() => {
   auth.token = 'test-id-token';
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
 });
 
 describe('apiRequest', () => {

@@ -1,7 +1,8 @@
 import { ERROR_MESSAGES } from '@mediagen/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
@@ -13,7 +14,7 @@ vi.mock('@/lib/auth-client', () => ({
   getIdToken: () => firebase.fake.getIdToken(),
 }));
 
-const fetchMock = vi.fn<typeof fetch>();
+const fetchMock = stubFetch();
 const reauthenticationRequired = () =>
   Response.json(
     { error: { code: 'REAUTHENTICATION_REQUIRED', message: ERROR_MESSAGES.REAUTHENTICATION_REQUIRED } },
@@ -28,11 +29,6 @@ beforeEach(async () => {
   firebase.fake.reauthenticate.mockImplementation(async () => {
     firebase.fake.getIdToken.mockResolvedValue('token-of-the-new-sign-in');
   });
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
 });
 
 function renderDialog() {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { at, buildGeneration } from '@/testing/generation-factory';
+import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { LibraryItem } from '../library/components/LibraryItem';
 import { useGenerationsStore } from '../stores/generations-store';
@@ -14,23 +15,16 @@ vi.mock('@/lib/auth-client', () => ({
   getIdToken: async () => 'test-id-token',
 }));
 
-const fetchMock = vi.fn<typeof fetch>();
+const fetchMock = stubFetch();
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
   useGenerationsStore.getState().cleared();
 });
 
 afterEach(() => {
   // Sonner's toasts outlive a render: left up, they would hold the next test's toasts back.
   toast.dismiss();
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
 });
-
-function answer(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
 
 /** What the socket would deliver; the socket itself is the network boundary. */
 function socketUpdate(generation: Generation) {
@@ -50,7 +44,7 @@ const STAYS_SPENT = 'The video has started: canceling stops it, and the token st
 /** A video the API accepted, running on the panel. */
 async function runningVideo(overrides: Partial<Generation> = {}) {
   const queued = buildGeneration({ kind: 'video', prompt: 'waves' });
-  fetchMock.mockResolvedValueOnce(answer(202, queued));
+  fetchMock.mockResolvedValueOnce(jsonAnswer(202, queued));
   const onBalanceChange = vi.fn();
   renderWithApp(<VideoPanel signedIn onRequireSignIn={vi.fn()} onBalanceChange={onBalanceChange} />);
   const user = userEvent.setup();
@@ -85,7 +79,7 @@ describe('Cancel on the panel', () => {
 
   it('cancels a video that started: shows it canceled, says the token stays spent, once', async () => {
     const { user, active, onBalanceChange } = await runningVideo({ paidWorkStarted: true });
-    fetchMock.mockResolvedValueOnce(answer(200, canceledFrom(active, 'spent')));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(200, canceledFrom(active, 'spent')));
     await user.click(screen.getByRole('button', { name: 'Cancel video' }));
 
     const [url, init] = calls(`/api/generations/${active.id}/cancel`)[0]!;
@@ -106,7 +100,7 @@ describe('Cancel on the panel', () => {
   it('a queued one gives its token back', async () => {
     const { user, active } = await runningVideo({ status: 'queued', version: 1, progress: 0 });
     expect(descriptionOf(screen.getByRole('button', { name: 'Cancel video' }))).toBe(RETURNS);
-    fetchMock.mockResolvedValueOnce(answer(200, canceledFrom(active, 'refunded')));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(200, canceledFrom(active, 'refunded')));
     await user.click(screen.getByRole('button', { name: 'Cancel video' }));
     expect(await screen.findByText('Video canceled')).toBeDefined();
     expect(screen.getAllByText('Your video token was returned.').length).toBeGreaterThan(0);
@@ -125,9 +119,9 @@ describe('Cancel on the panel', () => {
     };
     fetchMock
       .mockResolvedValueOnce(
-        answer(409, { error: { code: 'ALREADY_FINISHED', message: ERROR_MESSAGES.ALREADY_FINISHED } }),
+        jsonAnswer(409, { error: { code: 'ALREADY_FINISHED', message: ERROR_MESSAGES.ALREADY_FINISHED } }),
       )
-      .mockResolvedValueOnce(answer(200, completed));
+      .mockResolvedValueOnce(jsonAnswer(200, completed));
     await user.click(screen.getByRole('button', { name: 'Cancel video' }));
     expect(await screen.findByText('The video finished before it could be canceled')).toBeDefined();
     expect(screen.getByText('Your video is ready.')).toBeDefined();
@@ -169,7 +163,7 @@ describe('Reset of a running panel', () => {
     await user.click(screen.getByRole('button', { name: 'Reset video' }));
     const dialog = screen.getByRole('dialog', { name: 'Your video is still running' });
     expect(within(dialog).getByText(RETURNS)).toBeDefined();
-    fetchMock.mockResolvedValueOnce(answer(200, canceledFrom(active, 'refunded')));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(200, canceledFrom(active, 'refunded')));
     await user.click(within(dialog).getByRole('button', { name: 'Cancel it' }));
     expect(await screen.findByText('Video canceled')).toBeDefined();
     expect(screen.getByText('Your video token was returned.')).toBeDefined();
@@ -204,7 +198,7 @@ describe('Cancel in the library', () => {
     const button = screen.getByRole('button', { name: 'Cancel video' });
     expect(descriptionOf(button)).toBe(STAYS_SPENT);
 
-    fetchMock.mockResolvedValueOnce(answer(200, canceledFrom(running, 'spent')));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(200, canceledFrom(running, 'spent')));
     await user.click(button);
     expect(await screen.findByText('Video canceled')).toBeDefined();
     expect(screen.getByText('Canceled')).toBeDefined();

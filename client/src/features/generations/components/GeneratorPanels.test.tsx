@@ -8,9 +8,10 @@ import {
 import { act, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { at, buildGeneration } from '@/testing/generation-factory';
 import { deferred } from '@/testing/fake-firebase-auth';
+import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { useGenerationsStore } from '../stores/generations-store';
 import type { GeneratorPanelProps } from './generator-panel-props';
@@ -23,21 +24,10 @@ vi.mock('@/lib/auth-client', () => ({
   getIdToken: async () => 'test-id-token',
 }));
 
-const fetchMock = vi.fn<typeof fetch>();
-
+const fetchMock = stubFetch();
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
   useGenerationsStore.getState().cleared();
 });
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.unstubAllGlobals();
-});
-
-function answer(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
 
 function renderPanel(
   Panel: (props: GeneratorPanelProps) => ReactNode,
@@ -58,7 +48,9 @@ const REALTIME_MODEL = {
 /** The speech panel reads the speech model in use (GET /api/speech); a submission gets what the test gives. */
 function answerSpeechPanel(...submissions: Response[]) {
   fetchMock.mockImplementation(async (input) =>
-    String(input).endsWith('/api/speech') ? answer(200, REALTIME_MODEL) : (submissions.shift() ?? answer(500, {})),
+    String(input).endsWith('/api/speech')
+      ? jsonAnswer(200, REALTIME_MODEL)
+      : (submissions.shift() ?? jsonAnswer(500, {})),
   );
 }
 const submissions = () => fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/api/generations'));
@@ -109,7 +101,7 @@ describe('image panel', () => {
 
   it('submits, follows progress from the socket and shows the image', async () => {
     const queued = buildGeneration({ kind: 'image', status: 'queued', queue: { position: 2, etaMs: 20_000 } });
-    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(202, queued));
     const { user, onBalanceChange } = renderPanel(ImagePanel);
     await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
@@ -150,7 +142,7 @@ describe('image panel', () => {
   });
 
   it('sends a fresh idempotency key with every click', async () => {
-    fetchMock.mockImplementation(async () => answer(202, buildGeneration({ status: 'failed', updatedAt: at(1) })));
+    fetchMock.mockImplementation(async () => jsonAnswer(202, buildGeneration({ status: 'failed', updatedAt: at(1) })));
     const { user } = renderPanel(ImagePanel);
     await user.type(screen.getByLabelText('Image prompt'), 'a cat');
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
@@ -162,7 +154,7 @@ describe('image panel', () => {
 
   it("shows the API's message when a prompt is refused", async () => {
     fetchMock.mockResolvedValueOnce(
-      answer(400, { error: { code: 'INVALID_REQUEST', message: 'Image width must be a multiple of 64' } }),
+      jsonAnswer(400, { error: { code: 'INVALID_REQUEST', message: 'Image width must be a multiple of 64' } }),
     );
     const { user } = renderPanel(ImagePanel);
     await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse');
@@ -175,7 +167,7 @@ describe('image panel', () => {
     ['TOO_MANY_IN_FLIGHT', tooManyInFlightMessage(3)],
     ['RATE_LIMITED', ERROR_MESSAGES.RATE_LIMITED],
   ])("shows a 429 %s as an error toast with the server's message", async (code, message) => {
-    fetchMock.mockResolvedValueOnce(answer(429, { error: { code, message } }));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(429, { error: { code, message } }));
     const { user, onBalanceChange } = renderPanel(ImagePanel);
     await user.type(screen.getByLabelText('Image prompt'), 'a cat');
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
@@ -221,7 +213,7 @@ describe('video panel', () => {
 
   it("sends the video defaults, reads 'Generating...' and shows 'Generating video... N%'", async () => {
     const queued = buildGeneration({ kind: 'video' });
-    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(202, queued));
     const { user } = renderPanel(VideoPanel);
     await user.type(screen.getByLabelText('Video prompt'), 'waves at night');
     await user.click(screen.getByRole('button', { name: 'Generate Video' }));
@@ -241,7 +233,7 @@ describe('video panel', () => {
 
   it("shows the place in line while queued, then 'Generating video... N%' once it runs", async () => {
     const queued = buildGeneration({ kind: 'video', queue: { position: 3, etaMs: null } });
-    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(202, queued));
     const { user } = renderPanel(VideoPanel);
     await user.type(screen.getByLabelText('Video prompt'), 'waves at night');
     await user.click(screen.getByRole('button', { name: 'Generate Video' }));
@@ -256,7 +248,7 @@ describe('video panel', () => {
   /** A video the API accepted and the panel now follows. */
   async function startVideo(): Promise<Generation> {
     const queued = buildGeneration({ kind: 'video' });
-    fetchMock.mockResolvedValueOnce(answer(202, queued));
+    fetchMock.mockResolvedValueOnce(jsonAnswer(202, queued));
     const { user } = renderPanel(VideoPanel);
     await user.type(screen.getByLabelText('Video prompt'), 'waves');
     await user.click(screen.getByRole('button', { name: 'Generate Video' }));
@@ -314,7 +306,7 @@ describe('video panel', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const message = tokensExhaustedMessage(12);
-      fetchMock.mockResolvedValueOnce(answer(402, { error: { code: 'TOKENS_EXHAUSTED', message } }));
+      fetchMock.mockResolvedValueOnce(jsonAnswer(402, { error: { code: 'TOKENS_EXHAUSTED', message } }));
       const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
       renderWithApp(<VideoPanel signedIn onRequireSignIn={vi.fn()} onBalanceChange={vi.fn()} />);
       await user.type(screen.getByLabelText('Video prompt'), 'waves');
@@ -355,7 +347,7 @@ describe('speech panel', () => {
 
   it('generates with the chosen voice, then offers play and pause and says how it was read', async () => {
     const queued = buildGeneration({ kind: 'speech', prompt: 'Hello there' });
-    answerSpeechPanel(answer(202, queued));
+    answerSpeechPanel(jsonAnswer(202, queued));
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const { user } = renderPanel(SpeechPanel);
     await user.type(screen.getByLabelText('Text to speak'), 'Hello there');
@@ -445,6 +437,6 @@ describe('busy state', () => {
     await user.type(screen.getByLabelText('Image prompt'), 'a cat');
     await user.click(screen.getByRole('button', { name: 'Generate Image' }));
     expect(screen.getByRole('button', { name: 'Generate Image' })).toHaveProperty('disabled', true);
-    pending.resolve(answer(202, buildGeneration()));
+    pending.resolve(jsonAnswer(202, buildGeneration()));
   });
 });
