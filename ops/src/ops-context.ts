@@ -4,6 +4,7 @@ import {
   EnvReader,
   GenerationJobOwner,
   GenerationLifecycle,
+  GenerationReads,
   connectRedis,
   createArtifactStore,
   openDatabase,
@@ -42,6 +43,8 @@ export interface OpsContext {
   settings: OpsSettings;
   redis: Redis;
   database: RecordDatabase;
+  /** Every read of the record's tables: no command queries them itself. */
+  reads: GenerationReads;
   lifecycle: GenerationLifecycle;
   spend: { ledger: SpendLedger; controls: SpendControls };
   /** Adds, moves, withdraws and forgets generations' jobs, as the server and the worker do. */
@@ -77,6 +80,7 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     settings,
     redis,
     database,
+    reads: new GenerationReads(database.db),
     lifecycle,
     spend: { ledger, controls: new SpendControls(database.db, redis, settings.queuePrefix, ledger) },
     jobs,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GenerationLifecycle, openDatabase, type RecordDatabase } from '@mediagen/core';
+import { GenerationLifecycle, GenerationReads, openDatabase, type RecordDatabase } from '@mediagen/core';
 import { DEFAULT_PLAN_RULES, DEFAULT_SPEECH_MODEL, TOKEN_ALLOWANCE } from '@mediagen/shared';
 import { GenerationHistory } from '../src/generations/generation-history';
 import { GenerationService } from '../src/generations/generation-service';
@@ -31,14 +31,15 @@ const silent = { warn: () => undefined, error: () => undefined };
 
 /** The service on the real record, with a queue whose add the test decides. */
 function service(add: (generation: { id: string }) => Promise<void>) {
-  const positions = new QueuePositions(database.db, {
+  const reads = new GenerationReads(database.db);
+  const positions = new QueuePositions(reads, {
     isHeldBack: async () => false,
     workerCount: async () => null,
     meanRunMs: async () => null,
   });
   return new GenerationService({
     lifecycle,
-    history: new GenerationHistory(database.db),
+    history: new GenerationHistory(reads),
     views: new GenerationViews(context.redis, context.prefix, positions, (key) => `/artifacts/${key}`),
     plans: DEFAULT_PLAN_RULES,
     speechModel: DEFAULT_SPEECH_MODEL,

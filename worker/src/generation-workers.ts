@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import {
   GenerationJobOwner,
   GenerationLifecycle,
+  GenerationReads,
   RecentRunTimes,
   connectRedis,
   createArtifactStore,
@@ -177,8 +178,10 @@ export async function startGenerationWorkers(
 
   const kindWorkers = await startKindWorkers(config, run);
 
+  const reads = new GenerationReads(database.db);
   const reconciler = new Reconciler({
     db: database.db,
+    reads,
     lifecycle,
     jobs,
     plans: config.plans,
@@ -192,7 +195,7 @@ export async function startGenerationWorkers(
     log: (message) => console.warn(`[worker] ${message}`),
   });
   const aging = new PriorityAging({
-    db: database.db,
+    reads,
     lifecycle,
     jobs,
     afterMs: config.priorityAgingMs,

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
+import type { GenerationJobOwner, GenerationLifecycle, GenerationReads } from '@mediagen/core';
 
 interface Options {
-  db: Kysely<Database>;
+  reads: Pick<GenerationReads, 'waitingToAge'>;
   lifecycle: Pick<GenerationLifecycle, 'moveInLine'>;
   jobs: Pick<GenerationJobOwner, 'reprioritized'>;
   /** A job that has waited this long runs next, whatever its plan (PRIORITY_AGING_SECONDS). */
@@ -25,17 +24,13 @@ export class PriorityAging {
 
   /** One pass; the ids of the generations it moved up. */
   async pass(): Promise<string[]> {
-    const { db, lifecycle, jobs, afterMs, topPriority } = this.options;
+    const { reads, lifecycle, jobs, afterMs, topPriority } = this.options;
     const now = (this.options.clock ?? Date.now)();
-    const waiting = await db
-      .selectFrom('generations')
-      .select(['id', 'kind'])
-      .where('status', '=', 'queued')
-      .where('created_at', '<', new Date(now - afterMs))
-      .where((eb) => eb.or([eb('queue_priority', '>', topPriority), eb('queue_priority', 'is', null)]))
-      .orderBy('created_at')
-      .limit(this.options.batch ?? 200)
-      .execute();
+    const waiting = await reads.waitingToAge({
+      queuedBefore: new Date(now - afterMs),
+      topPriority,
+      limit: this.options.batch ?? 200,
+    });
     const promoted: string[] = [];
     for (const generation of waiting) {
       // The record's line first, then the job: a job a worker took meanwhile runs as it is, and one gone

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
+import type { Database, GenerationJobOwner, GenerationLifecycle, GenerationReads } from '@mediagen/core';
 import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 import { giveBackPendingCalls } from './paid-calls';
@@ -29,7 +29,9 @@ export interface ReconcileReport {
 }
 
 export interface ReconcilerOptions {
+  /** For the advisory lock that keeps to one reconciler at a time; the record is read through `reads`. */
   db: Kysely<Database>;
+  reads: Pick<GenerationReads, 'untouchedUnfinished'>;
   lifecycle: GenerationLifecycle;
   jobs: Pick<GenerationJobOwner, 'queue' | 'requeued'>;
   plans: PlanCatalogue;
@@ -77,18 +79,10 @@ export class Reconciler {
   }
 
   private async pass(): Promise<ReconcileReport> {
-    const { db, lifecycle, jobs } = this.options;
+    const { reads, lifecycle, jobs } = this.options;
     const now = this.clock();
     const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [], givingBack: [] };
-    const unfinished = await db
-      .selectFrom('generations as g')
-      .leftJoin('accounts as a', 'a.uid', 'g.uid')
-      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'a.plan'])
-      .where('g.status', 'in', ['queued', 'active'])
-      .where('g.updated_at', '<', new Date(now - this.options.staleAfterMs))
-      .orderBy('g.updated_at')
-      .limit(BATCH)
-      .execute();
+    const unfinished = await reads.untouchedUnfinished(new Date(now - this.options.staleAfterMs), BATCH);
     for (const generation of unfinished) {
       report.checked += 1;
       const job = await jobs.queue(generation.kind).getJob(generation.id);
@@ -118,8 +112,8 @@ export class Reconciler {
       // A job that ended without an outcome kept (or one an operator removed) is gone for our purposes.
       const overdue =
         generation.status === 'active' &&
-        generation.started_at !== null &&
-        generation.started_at.getTime() + this.options.jobDeadlineMs[generation.kind] < now;
+        generation.startedAt !== null &&
+        generation.startedAt.getTime() + this.options.jobDeadlineMs[generation.kind] < now;
       if (overdue) {
         const error = deadlineError(generation.kind);
         if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {
@@ -129,7 +123,7 @@ export class Reconciler {
       }
       // At the priority it had (the priority aging may have moved it up), last of that level in BullMQ and
       // in the record's line alike.
-      const priority = generation.queue_priority ?? this.options.plans[generation.plan ?? 'free'].queuePriority;
+      const priority = generation.queuePriority ?? this.options.plans[generation.plan ?? 'free'].queuePriority;
       await jobs.requeued(generation, priority);
       await lifecycle.moveInLine(generation.id, priority);
       report.requeued.push(generation.id);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GenerationReads } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import { PriorityAging } from '../src/priority-aging';
 import { WorkerHarness, imageRequest, speechRequest, videoRequest } from './support/harness';
@@ -15,7 +16,7 @@ afterAll(() => harness.stop());
 
 function aging(minutesLater: number, batch?: number): PriorityAging {
   return new PriorityAging({
-    db: harness.records.db,
+    reads: new GenerationReads(harness.records.db),
     lifecycle: harness.lifecycle,
     jobs: harness.jobs,
     afterMs: 2 * MINUTE,

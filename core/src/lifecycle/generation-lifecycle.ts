@@ -17,7 +17,8 @@ import { GenerationTransitions, type CancelActor } from './generation-transition
 import type { LifecycleContext } from './lifecycle-context';
 import { retryFailed, type RetryOutcome } from './operator-retry';
 import { QueueLine } from './queue-line';
-import { findGeneration, type TransitionOutcome } from './transition-statement';
+import { generationById } from '../reads/generation-by-id';
+import type { TransitionOutcome } from './transition-statement';
 
 export interface LifecycleOptions {
   /** Each plan's allowance and period (shared/src/plan-rules.ts; operators configure Pro and Enterprise). */
@@ -129,7 +130,7 @@ export class GenerationLifecycle {
   }
 
   find(id: string): Promise<GenerationRecord | null> {
-    return findGeneration(this.context.db, id);
+    return generationById(this.context.db, id);
   }
 
   /** The user's balance now (accounts.ts, as are planOf and setPlan). */

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { ERROR_MESSAGES, type ApiError, type GenerationFailure } from '@mediagen/shared';
 import type { CompletedArtifact } from '../queue/generation-jobs';
+import { generationById } from '../reads/generation-by-id';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { LifecycleContext } from './lifecycle-context';
 import { announce } from './lifecycle-sql';
 import { tokenAtEnd, tokenEndingSentence } from './token-settlement';
-import { endTransition, findGeneration, runTransition, type TransitionOutcome } from './transition-statement';
+import { endTransition, runTransition, type TransitionOutcome } from './transition-statement';
 
 /** Who ended a generation early, for the ledger. */
 export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
@@ -147,7 +148,7 @@ export class GenerationTransitions {
    */
   async remove(id: string, uid: string): Promise<{ ok: true; removed: GenerationRecord } | { ok: false }> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const current = await findGeneration(this.context.db, id);
+      const current = await generationById(this.context.db, id);
       if (current === null || current.uid !== uid) return { ok: false };
       if (current.status === 'queued' || current.status === 'active') {
         await this.cancel(id, { by: 'owner', uid });

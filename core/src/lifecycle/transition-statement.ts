@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../db/schema';
+import { sql, type RawBuilder } from 'kysely';
+import { generationById } from '../reads/generation-by-id';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { LifecycleContext } from './lifecycle-context';
 import { announce } from './lifecycle-sql';
@@ -29,11 +29,6 @@ export interface Ending {
   set: RawBuilder<unknown>;
   reason: string;
   owner?: string;
-}
-
-export async function findGeneration(db: Kysely<Database>, id: string): Promise<GenerationRecord | null> {
-  const row = await db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
-  return row === undefined ? null : toRecord(row);
 }
 
 /**
@@ -111,7 +106,7 @@ export async function runTransition(
   if (moved !== undefined) {
     return { ok: true, generation: toRecord(moved.generation), changed: moved.generation.announced === true };
   }
-  const current = await findGeneration(context.db, id);
+  const current = await generationById(context.db, id);
   if (current === null || (step.owner !== undefined && current.uid !== step.owner)) {
     return { ok: false, reason: 'not-found', current: null };
   }

@@ -1,4 +1,4 @@
-import { queueName } from '@mediagen/core';
+import { queueName, type UnfinishedStatus } from '@mediagen/core';
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -29,14 +29,9 @@ export interface QueueCounts {
 const MANUAL_LIMIT_THRESHOLD = 1_000_000_000;
 
 export async function countJobs(ctx: OpsContext): Promise<QueueCounts[]> {
-  const unfinished = await ctx.database.db
-    .selectFrom('generations')
-    .select(['kind', 'status', (eb) => eb.fn.countAll<string>().as('count')])
-    .where('status', 'in', ['queued', 'active'])
-    .groupBy(['kind', 'status'])
-    .execute();
-  const recorded = (kind: GenerationKind, status: string) =>
-    Number(unfinished.find((row) => row.kind === kind && row.status === status)?.count ?? 0);
+  const unfinished = await ctx.reads.unfinishedCounts();
+  const recorded = (kind: GenerationKind, status: UnfinishedStatus) =>
+    unfinished.find((row) => row.kind === kind && row.status === status)?.count ?? 0;
   return Promise.all(
     GENERATION_KINDS.map(async (kind) => {
       const queue = ctx.queues[kind];

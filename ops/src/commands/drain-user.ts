@@ -1,3 +1,4 @@
+import type { UnfinishedStatus } from '@mediagen/core';
 import type { GenerationKind, TokenBalance, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -5,7 +6,7 @@ export interface DrainedGeneration {
   id: string;
   kind: GenerationKind;
   /** What it was when drained. */
-  was: 'queued' | 'active';
+  was: UnfinishedStatus;
   outcome: 'canceled' | 'ended first';
   token: TokenState;
   jobRemoved: boolean;
@@ -24,13 +25,7 @@ export interface DrainResult {
  * job leaves the queue, and a worker running one aborts its provider call at once.
  */
 export async function drainUser(ctx: OpsContext, uid: string, reason: string): Promise<DrainResult> {
-  const inFlight = await ctx.database.db
-    .selectFrom('generations')
-    .select(['id', 'kind', 'status'])
-    .where('uid', '=', uid)
-    .where('status', 'in', ['queued', 'active'])
-    .orderBy('created_at')
-    .execute();
+  const inFlight = await ctx.reads.inFlightOf(uid);
   const generations: DrainedGeneration[] = [];
   for (const { id, kind, status } of inFlight) {
     const canceled = await ctx.lifecycle.cancel(id, { by: 'operator', reason });
@@ -38,7 +33,7 @@ export async function drainUser(ctx: OpsContext, uid: string, reason: string): P
     generations.push({
       id,
       kind,
-      was: status as 'queued' | 'active',
+      was: status,
       outcome: canceled.ok ? 'canceled' : 'ended first',
       token: canceled.ok ? canceled.generation.token : (canceled.current?.token ?? 'held'),
       jobRemoved,

@@ -1,4 +1,4 @@
-import { toRecord, type GenerationRecord } from '@mediagen/core';
+import type { GenerationRecord } from '@mediagen/core';
 import type { GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -36,18 +36,6 @@ export function summarize(record: GenerationRecord): GenerationSummary {
   };
 }
 
-/** A user's generations from the record, newest first (at most `limit`). */
-export async function userGenerations(ctx: OpsContext, uid: string, limit: number): Promise<GenerationRecord[]> {
-  const rows = await ctx.database.db
-    .selectFrom('generations')
-    .selectAll()
-    .where('uid', '=', uid)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toRecord);
-}
-
 export async function findJobs(
   ctx: OpsContext,
   by: 'user' | 'task',
@@ -55,12 +43,7 @@ export async function findJobs(
   limit: number,
 ): Promise<FindResult> {
   if (by === 'user') {
-    return { by, value, generations: (await userGenerations(ctx, value, limit)).map(summarize) };
+    return { by, value, generations: (await ctx.reads.latestOf(value, limit)).map(summarize) };
   }
-  const rows = await ctx.database.db
-    .selectFrom('generations')
-    .selectAll()
-    .where('provider_task_id', '=', value)
-    .execute();
-  return { by, value, generations: rows.map(toRecord).map(summarize) };
+  return { by, value, generations: (await ctx.reads.byProviderTask(value)).map(summarize) };
 }

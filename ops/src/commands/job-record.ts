@@ -27,7 +27,7 @@ const iso = (ms: number | undefined | null) =>
   ms === undefined || ms === null ? undefined : new Date(ms).toISOString();
 
 export async function jobRecord(ctx: OpsContext, id: string): Promise<JobRecord> {
-  const generation = await ctx.lifecycle.find(id);
+  const generation = await ctx.reads.generation(id);
   const kind = kindOfGenerationId(id);
   if (generation === null || kind === null)
     throw new NotFoundError(`no generation '${id}' (never created, or deleted)`);

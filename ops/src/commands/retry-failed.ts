@@ -32,14 +32,7 @@ export async function retryFailed(
   kinds: readonly GenerationKind[],
   options: { limit: number; free: boolean },
 ): Promise<RetryReport[]> {
-  const failed = await ctx.database.db
-    .selectFrom('generations')
-    .select(['id', 'kind', 'uid'])
-    .where('status', '=', 'failed')
-    .where('kind', 'in', kinds)
-    .orderBy('finished_at')
-    .limit(options.limit)
-    .execute();
+  const failed = await ctx.reads.failedOldestFirst(kinds, options.limit);
   const reports: RetryReport[] = [];
   for (const { id, kind, uid } of failed) {
     const retried = await ctx.lifecycle.retry(id, {

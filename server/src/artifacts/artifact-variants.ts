@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '@mediagen/core';
+import type { GenerationReads } from '@mediagen/core';
 import type { PlanCatalogue } from '@mediagen/shared';
 
 /**
@@ -9,19 +8,14 @@ import type { PlanCatalogue } from '@mediagen/shared';
  */
 export class ArtifactVariants {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly reads: Pick<GenerationReads, 'artifactOwnership'>,
     private readonly plans: PlanCatalogue,
   ) {}
 
   async served(key: string): Promise<string> {
     const id = key.slice(0, key.indexOf('.'));
-    const row = await this.db
-      .selectFrom('generations as g')
-      .innerJoin('accounts as a', 'a.uid', 'g.uid')
-      .select(['g.artifact_key', 'g.marked_artifact_key', 'a.plan'])
-      .where('g.id', '=', id)
-      .executeTakeFirst();
-    if (row === undefined || row.artifact_key !== key || row.marked_artifact_key === null) return key;
-    return this.plans[row.plan].watermark ? row.marked_artifact_key : key;
+    const owned = await this.reads.artifactOwnership(id);
+    if (owned === null || owned.artifactKey !== key || owned.markedArtifactKey === null) return key;
+    return this.plans[owned.plan].watermark ? owned.markedArtifactKey : key;
   }
 }

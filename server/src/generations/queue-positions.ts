@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '@mediagen/core';
+import type { GenerationReads } from '@mediagen/core';
 import type { GenerationKind, QueuePosition } from '@mediagen/shared';
 
 /** Where the queues stand, as the ETA needs it. */
@@ -20,7 +19,7 @@ export interface QueueLoad {
  */
 export class QueuePositions {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly reads: Pick<GenerationReads, 'placesInLine'>,
     private readonly load: QueueLoad,
   ) {}
 
@@ -35,37 +34,11 @@ export class QueuePositions {
     return { position, etaMs };
   }
 
-  /**
-   * Positions of those of `ids` still queued, each counted through the line's index as far as itself. One
-   * written by a server of the release before (no place in the line recorded) gets none.
-   */
+  /** Positions and ETAs of those of `ids` still queued (GenerationReads.placesInLine). */
   async of(ids: readonly string[]): Promise<Map<string, QueuePosition>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('generations as g')
-      .select((eb) => [
-        'g.id',
-        'g.kind',
-        eb
-          .selectFrom('generations as q')
-          .select(eb.fn.countAll<string>().as('ahead'))
-          .where('q.status', '=', 'queued')
-          .whereRef('q.kind', '=', 'g.kind')
-          .where((ahead) =>
-            ahead(
-              ahead.refTuple('q.queue_priority', 'q.queue_order'),
-              '<=',
-              ahead.refTuple('g.queue_priority', 'g.queue_order'),
-            ),
-          )
-          .as('position'),
-      ])
-      .where('g.id', 'in', ids)
-      .where('g.status', '=', 'queued')
-      .where('g.queue_priority', 'is not', null)
-      .execute();
+    const places = await this.reads.placesInLine(ids);
     const positions = new Map<string, QueuePosition>();
-    await Promise.all(rows.map(async (row) => positions.set(row.id, await this.eta(row.kind, Number(row.position)))));
+    await Promise.all(places.map(async (place) => positions.set(place.id, await this.eta(place.kind, place.position))));
     return positions;
   }
 }

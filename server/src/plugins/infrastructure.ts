@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import {
   GenerationJobOwner,
+  GenerationReads,
   RecentRunTimes,
   SpendControls,
   SpendLedger,
@@ -39,6 +40,7 @@ export const infrastructurePlugin = fp<Options>(
     app.addHook('onClose', () => database.close());
     await migrateToLatest(database.db);
     app.decorate('database', database);
+    app.decorate('reads', new GenerationReads(database.db));
 
     const redis = await connectRedis(config.redis, 'producer', `${config.queuePrefix}:server:producer`);
     app.addHook('onClose', async () => {

@@ -30,7 +30,7 @@ export const servicesPlugin = fp<Options>(
     app.decorate('clock', clock);
     const signer = new ArtifactUrlSigner(config.artifactUrls.secret, config.artifactUrls.ttlSeconds, clock);
     app.decorate('artifactUrls', signer);
-    app.decorate('artifactVariants', new ArtifactVariants(database.db, config.plans));
+    app.decorate('artifactVariants', new ArtifactVariants(app.reads, config.plans));
     const sessions = {
       admin: new CookieSessions(app.redis, config.queuePrefix, 'admin', config.admin.sessionTtlSeconds, clock),
       app: new CookieSessions(app.redis, config.queuePrefix, 'app', config.sessionTtlSeconds, clock),
@@ -49,7 +49,7 @@ export const servicesPlugin = fp<Options>(
       memoMethod: (email) => emailHash(config.accountTraceSecret, email),
     });
     app.decorate('emailHash', (email: string | null) => (email === null ? null : emailHashes.memo(email)));
-    const positions = new QueuePositions(database.db, app.inspector);
+    const positions = new QueuePositions(app.reads, app.inspector);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });
     app.decorate('plans', new PlanService({ lifecycle, jobs: app.jobs, plans: config.plans }));
@@ -57,7 +57,7 @@ export const servicesPlugin = fp<Options>(
       'generations',
       new GenerationService({
         lifecycle,
-        history: new GenerationHistory(database.db),
+        history: new GenerationHistory(app.reads),
         views: new GenerationViews(app.redis, config.queuePrefix, positions, artifactUrl),
         plans: config.plans,
         speechModel: config.speechModel,

@@ -46,7 +46,7 @@ export const socketPlugin = fp<Options>(
 
     const relay = new GenerationRelay({
       audience: gateway,
-      source: new RecordRelaySource(app.database.db, new QueuePositions(app.database.db, app.inspector)),
+      source: new RecordRelaySource(app.reads, new QueuePositions(app.reads, app.inspector)),
       artifactUrl: (key) => `${publicOrigin(app)}${app.artifactUrls.signedPath(key)}`,
       emit: (uid, generation, lagFromMs) => {
         gateway.emitToUser(uid, generation);

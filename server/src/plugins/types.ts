@@ -1,5 +1,12 @@
 import type { Redis } from 'ioredis';
-import type { ArtifactStore, GenerationJobOwner, RecordDatabase, SpendControls, SpendLedger } from '@mediagen/core';
+import type {
+  ArtifactStore,
+  GenerationJobOwner,
+  GenerationReads,
+  RecordDatabase,
+  SpendControls,
+  SpendLedger,
+} from '@mediagen/core';
 import type { AccountService } from '../account/account-service';
 import type { PlanService } from '../account/plan-service';
 import type { CookieSessions } from '../auth/cookie-sessions';
@@ -19,6 +26,8 @@ declare module 'fastify' {
     clock(): number;
     identity: IdentityVerifier;
     database: RecordDatabase;
+    /** Every read of the record's tables: nothing in the server queries them itself. */
+    reads: GenerationReads;
     /** The producer connection: fails fast while Redis is down. */
     redis: Redis;
     /** Adds, moves, withdraws and forgets generations' jobs and files: nothing else changes them. */

@@ -14,7 +14,7 @@ import {
 } from '../auth/cookie-sessions';
 import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
-import { BUDGET_SCOPES, toRecord, type BudgetScope } from '@mediagen/core';
+import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
 import {
   GENERATION_KINDS,
   PROVIDERS,
@@ -232,11 +232,8 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
       },
       async (request) => {
         const { id } = request.params;
-        const row = isGenerationId(id)
-          ? await app.database.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst()
-          : undefined;
-        if (row === undefined) throw new ServiceError(404, 'NOT_FOUND');
-        const record = toRecord(row);
+        const record = isGenerationId(id) ? await app.reads.generation(id) : null;
+        if (record === null) throw new ServiceError(404, 'NOT_FOUND');
         return {
           id: record.id,
           uid: record.uid,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { toRecord, type Database } from '@mediagen/core';
+import type { GenerationReads } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import { stateOfRecord } from '../generations/generation-view';
 import type { QueuePositions } from '../generations/queue-positions';
@@ -12,61 +11,42 @@ const MAX_POSITION_UPDATES = 200;
 /** The relay's reads of the record (by primary key or by owner: all indexed). */
 export class RecordRelaySource implements RelaySource {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly reads: Pick<
+      GenerationReads,
+      'submittedRequest' | 'generation' | 'queuedForOwners' | 'changedSince'
+    >,
     private readonly positions: QueuePositions,
   ) {}
 
   async submission(id: string) {
-    const row = await this.db
-      .selectFrom('generations')
-      .select(['kind', 'prompt', 'request'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : submissionOf(row.kind, row.prompt, row.request);
+    const asked = await this.reads.submittedRequest(id);
+    return asked === null ? null : submissionOf(asked.kind, asked.prompt, asked.request);
   }
 
   async state(id: string) {
-    const row = await this.db.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row === undefined) return null;
-    const record = toRecord(row);
+    const record = await this.reads.generation(id);
+    if (record === null) return null;
     return {
       ...stateOfRecord(record),
-      uid: row.uid,
+      uid: record.uid,
       submission: submissionOf(record.kind, record.prompt, record.request),
     };
   }
 
   async queued(kind: GenerationKind, uids: readonly string[]) {
-    const rows = await this.db
-      .selectFrom('generations')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('status', '=', 'queued')
-      .where('uid', 'in', uids)
-      // The front of the line first: the places most likely to have moved, and the soonest to run.
-      .orderBy('queue_priority')
-      .orderBy('queue_order')
-      .limit(MAX_POSITION_UPDATES)
-      .execute();
-    const positions = await this.positions.of(rows.map((row) => row.id));
-    return rows.flatMap((row) => {
-      const queue = positions.get(row.id);
+    const records = await this.reads.queuedForOwners(kind, uids, MAX_POSITION_UPDATES);
+    const positions = await this.positions.of(records.map((record) => record.id));
+    return records.flatMap((record) => {
+      const queue = positions.get(record.id);
       if (queue === undefined) return [];
-      const record = toRecord(row);
       const submission = submissionOf(record.kind, record.prompt, record.request);
-      return [{ state: { ...stateOfRecord(record), uid: row.uid, submission }, queue }];
+      return [{ state: { ...stateOfRecord(record), uid: record.uid, submission }, queue }];
     });
   }
 
   async changedSince(since: Date, uids: readonly string[]) {
-    const rows = await this.db
-      .selectFrom('generations')
-      .selectAll()
-      .where('uid', 'in', uids)
-      .where('updated_at', '>=', since)
-      .orderBy('updated_at')
-      .execute();
-    return rows.map((row) => ({ ...stateOfRecord(toRecord(row)), uid: row.uid }));
+    const records = await this.reads.changedSince(since, uids);
+    return records.map((record) => ({ ...stateOfRecord(record), uid: record.uid }));
   }
 
   async queuePosition(id: string) {
