@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import generationJobOwner from './eslint-rules/generation-job-owner.js';
+import recordQueriesInCore from './eslint-rules/record-queries-in-core.js';
 
 const PACKAGES = ['shared', 'core', 'simulator', 'server', 'worker', 'ops', 'client', 'testing', 'scripts'];
 /**
@@ -23,6 +24,23 @@ const REACHING_IN = {
   regex:
     '^(\\.\\./)+((shared|core|simulator|server|worker|ops|client|testing|scripts|e2e|faults|bench)/(src|test|lib)/|.*node_modules/)',
   message: "Import the package's entry point (@mediagen/…) instead of another package's files.",
+};
+
+/** The record's tables (every table of `Database`, core/src/db/schema.ts): queried in core only. */
+const RECORD_TABLES = [
+  'accounts',
+  'generations',
+  'token_ledger',
+  'idempotency_keys',
+  'account_traces',
+  'closed_accounts',
+  'provider_spend_daily',
+  'user_spend_daily',
+  'spend_budgets',
+];
+/** The project's own rules (eslint-rules/): one plugin, as flat config lets a plugin name be defined once. */
+const mediagen = {
+  rules: { 'generation-job-owner': generationJobOwner, 'record-queries-in-core': recordQueriesInCore },
 };
 
 function boundaries(files, allowed) {
@@ -67,8 +85,14 @@ export default tseslint.config(
     // One owner for a generation's job and files: product code reaches them through it.
     files: ['{core,server,worker,ops}/src/**/*.ts'],
     ignores: ['core/src/queue/job-owner.ts', 'core/src/artifacts/**'],
-    plugins: { mediagen: { rules: { 'generation-job-owner': generationJobOwner } } },
+    plugins: { mediagen },
     rules: { 'mediagen/generation-job-owner': 'error' },
+  },
+  {
+    // One door to the record: the apps read it through GenerationReads and change it through the lifecycle.
+    files: ['{server,worker,ops}/src/**/*.ts'],
+    plugins: { mediagen },
+    rules: { 'mediagen/record-queries-in-core': ['error', { tables: RECORD_TABLES }] },
   },
   {
     files: ['**/*.js', '**/*.config.ts', 'vitest.config.ts'],

@@ -1,0 +1,4 @@
+import type { Rule } from 'eslint';
+
+declare const recordQueriesInCore: Rule.RuleModule;
+export default recordQueriesInCore;
