@@ -360,6 +360,8 @@ describe('speech panel', () => {
       input: 'Hello there',
       voice: 'echo',
       language: 'en-GB',
+      speed: 1,
+      format: 'mp3',
     });
     expect(screen.queryByRole('button', { name: 'Play audio' })).toBeNull();
 

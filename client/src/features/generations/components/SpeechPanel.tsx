@@ -10,6 +10,7 @@ import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
+import { DEFAULT_SPEECH_CHOICES, SpeechSettings, type SpeechChoices } from './SpeechSettings';
 import { EMPTY_CUSTOMIZATION, VoiceSelectors, type VoiceCustomization } from './VoiceSelectors';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
@@ -18,6 +19,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
   const hintId = useId();
   const [text, setText] = useState('');
   const [customization, setCustomization] = useState<VoiceCustomization>(EMPTY_CUSTOMIZATION);
+  const [choices, setChoices] = useState<SpeechChoices>(DEFAULT_SPEECH_CHOICES);
   const [playing, setPlaying] = useState(false);
   const audioRef = useRef<HTMLAudioElement>(null);
   const job = useGenerationJob('speech', onBalanceChange, clearInputs);
@@ -35,7 +37,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
       return;
     }
     stopPlayback();
-    void job.submit({ kind: 'speech', input: text, voice, language });
+    void job.submit({ kind: 'speech', input: text, voice, language, ...choices });
   }
 
   function togglePlayback() {
@@ -67,6 +69,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
     stopPlayback();
     setText('');
     setCustomization(EMPTY_CUSTOMIZATION);
+    setChoices(DEFAULT_SPEECH_CHOICES);
   }
 
   return (
@@ -85,6 +88,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
         onChange={setCustomization}
         readBy={speechModel?.voices}
       />
+      <SpeechSettings value={choices} disabled={job.busy} speedRange={speechModel?.speed} onChange={setChoices} />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}
