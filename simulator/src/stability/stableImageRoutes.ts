@@ -234,7 +234,7 @@ async function formOf(request: FastifyRequest): Promise<FormData> {
     throw new BadField(400, 'bad_request', 'the body must be multipart/form-data');
   }
   try {
-    return await new Response(request.body, { headers: { 'content-type': type } }).formData();
+    return await new Response(new Uint8Array(request.body), { headers: { 'content-type': type } }).formData();
   } catch {
     throw new BadField(400, 'bad_request', 'the multipart/form-data body could not be read');
   }

@@ -25,7 +25,7 @@ async function replaying(path: string, reply: { status: number; body: unknown; h
 }
 
 async function formOf(sent: RecordedRequest): Promise<FormData> {
-  return new Response(sent.body as Buffer, {
+  return new Response(new Uint8Array(sent.body as Buffer), {
     headers: { 'content-type': String(sent.headers['content-type']) },
   }).formData();
 }
