@@ -72,6 +72,11 @@ describe('prices', () => {
     expect(estimateCostUsd('image', { steps: 30, samples: 1 }, DEFAULT_PRICES, context)).toBe(0.009);
     // One image whatever an older stored request asked for: the worker sends one sample.
     expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.018);
+    // v2beta models at their credits, a 4K upscale priced as its own call.
+    expect(estimateCostUsd('image', { model: 'stable-image-ultra' }, DEFAULT_PRICES, context)).toBe(0.08);
+    expect(estimateCostUsd('image', { model: 'stable-image-core' }, DEFAULT_PRICES, context)).toBe(0.03);
+    expect(estimateCostUsd('image', { model: 'sdxl-1.0', steps: 30 }, DEFAULT_PRICES, context)).toBe(0.009);
+    expect(estimateCostUsd('image', { model: 'stable-image-ultra' }, DEFAULT_PRICES, context, 'upscale')).toBe(0.02);
     expect(estimateCostUsd('video', { duration: 6, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.282);
     expect(estimateCostUsd('video', { duration: 10, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.47);
     expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'T2V-01' })).toBe(0.43);

@@ -70,6 +70,58 @@ describe('limits by plan', () => {
     expect((await api.me()).body).toMatchObject({ tokens: { image: allowance.image - 1 } });
   });
 
+  it('gives each plan its image models: Free asking for Ultra or 4K is refused and charged nothing', async () => {
+    const user = await createTestUser();
+    const api = apiClient(server.origin, user);
+    const recordedModel = async (id: string) =>
+      (
+        await server.app.database.db
+          .selectFrom('generations')
+          .select('request')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).request as { model?: string };
+
+    for (const body of [
+      { ...imageRequest(), model: 'stable-image-ultra' },
+      { ...imageRequest(), resolution: '4k' },
+    ]) {
+      const refused = await api.submit(body);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('PLAN_LIMIT');
+    }
+    expect((await api.submit({ ...imageRequest(), model: 'stable-image-ultra' })).body.error.message).toBe(
+      'The Free plan does not include Stable Image Ultra. Upgrade your plan for more.',
+    );
+    expect((await api.me()).body).toMatchObject({ tokens: { image: 1 } });
+    // Unnamed, Free's model is the v1 SDXL, as before models were.
+    const free = await api.submit(imageRequest());
+    expect(free.status).toBe(202);
+    expect((await recordedModel(free.body.id)).model).toBe('sdxl-1.0');
+
+    await moveTo(user, 'pro');
+    const pro = await api.submit({ ...imageRequest(), aspectRatio: '16:9', negativePrompt: 'fog' });
+    expect(pro.status).toBe(202);
+    expect(await recordedModel(pro.body.id)).toMatchObject({
+      model: 'stable-image-core',
+      aspectRatio: '16:9',
+      negativePrompt: 'fog',
+    });
+    expect((await api.submit({ ...imageRequest(), model: 'stable-image-ultra' })).status).toBe(403);
+    // An option the model does not take is a 400, never dropped.
+    const turbo = await api.submit({ ...imageRequest(), model: 'sd3.5-large-turbo', negativePrompt: 'fog' });
+    expect(turbo.status).toBe(400);
+    expect(turbo.body.error).toEqual({
+      code: 'INVALID_REQUEST',
+      message: 'negativePrompt: Stable Diffusion 3.5 Large Turbo does not take a negative prompt',
+    });
+
+    await moveTo(user, 'enterprise');
+    const enterprise = await api.submit({ ...imageRequest(), resolution: '4k' });
+    expect(enterprise.status).toBe(202);
+    expect(await recordedModel(enterprise.body.id)).toMatchObject({ model: 'stable-image-ultra', resolution: '4k' });
+  });
+
   it('a plan change applies to the next request and moves the balance, keeping what was spent', async () => {
     const user = await createTestUser();
     const api = apiClient(server.origin, user);

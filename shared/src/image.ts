@@ -1,4 +1,11 @@
 import { BLOCKED_WORDS } from './blocked-words';
+import {
+  IMAGE_MODEL_RULES,
+  aspectRatioValue,
+  nearestAspectRatio,
+  type AspectRatio,
+  type ImageModel,
+} from './image-models';
 import { appendWithinLimit } from './prompt-budget';
 
 export const STABILITY_STYLE_PRESETS = [
@@ -128,13 +135,24 @@ export function mentionsPerson(prompt: string): boolean {
  * The text_prompts sent to the image provider: the cleaned prompt with boosters (as many as fit within
  * the provider's 2,000 characters), and a negative prompt of weight -1.
  */
-export function sanitizeImagePrompt(prompt: string): TextPrompt[] {
+export function sanitizeImagePrompt(prompt: string, negativePrompt?: string): TextPrompt[] {
   const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
   const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
   return [
     { text: appendWithinLimit(cleaned, boosters), weight: 1 },
-    { text: NEGATIVE_PROMPT_TERMS.join(', '), weight: -1 },
+    { text: negativeText(negativePrompt, V1_PROMPT_LIMIT), weight: -1 },
   ];
+}
+
+/** v1 takes 2,000 characters a text prompt; v2beta 10,000 for the prompt and the negative prompt each. */
+const V1_PROMPT_LIMIT = 2000;
+const V2_PROMPT_LIMIT = 10_000;
+
+/** The creator's negative prompt first, then as many of the product's own terms as fit. */
+function negativeText(negativePrompt: string | undefined, limit: number): string {
+  if (negativePrompt === undefined) return NEGATIVE_PROMPT_TERMS.join(', ');
+  const own = negativePrompt.slice(0, limit);
+  return appendWithinLimit(own, NEGATIVE_PROMPT_TERMS, limit);
 }
 
 export interface ImageOptions {
@@ -144,6 +162,8 @@ export interface ImageOptions {
   cfgScale?: number | undefined;
   stylePreset?: StylePreset | undefined;
   seed?: number | undefined;
+  aspectRatio?: AspectRatio | undefined;
+  negativePrompt?: string | undefined;
 }
 
 /** The Stability v1 text-to-image body (spec §7). `seed` must already be chosen so retries reuse it. */
@@ -168,9 +188,14 @@ export function buildStabilityBody(
   seed: number,
   engine: string = DEFAULT_STABILITY_ENGINE,
 ): StabilityTextToImageBody {
-  const size = engineDimensions(engine, options.width ?? IMAGE_DEFAULTS.width, options.height ?? IMAGE_DEFAULTS.height);
+  // An aspect ratio asked for decides the shape: the engine's size nearest it.
+  const [width, height] =
+    options.aspectRatio === undefined
+      ? [options.width ?? IMAGE_DEFAULTS.width, options.height ?? IMAGE_DEFAULTS.height]
+      : [Math.round(1024 * aspectRatioValue(options.aspectRatio)), 1024];
+  const size = engineDimensions(engine, width, height);
   return {
-    text_prompts: sanitizeImagePrompt(prompt),
+    text_prompts: sanitizeImagePrompt(prompt, options.negativePrompt),
     ...size,
     steps: options.steps ?? IMAGE_DEFAULTS.steps,
     cfg_scale: options.cfgScale ?? IMAGE_DEFAULTS.cfgScale,
@@ -179,6 +204,45 @@ export function buildStabilityBody(
     ...(isSdxlEngine(engine) ? {} : { clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset }),
     sampler: IMAGE_DEFAULTS.sampler,
     seed,
+  };
+}
+
+/**
+ * The multipart fields of a v2beta generate request (`/v2beta/stable-image/generate/{core|sd3|ultra}`):
+ * the cleaned prompt with its boosters, the shape, the negative prompt and style preset where the model
+ * takes them, the seed and PNG out. Every value is text, as a form sends it.
+ */
+export interface StableImageGenerateForm {
+  prompt: string;
+  /** sd3 only: which SD 3.5 model. */
+  model?: string;
+  aspect_ratio: AspectRatio;
+  negative_prompt?: string;
+  style_preset?: string;
+  seed: number;
+  output_format: 'png';
+}
+
+export function buildStableImageForm(
+  prompt: string,
+  options: ImageOptions,
+  seed: number,
+  model: ImageModel,
+): StableImageGenerateForm {
+  const rules = IMAGE_MODEL_RULES[model];
+  const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
+  const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
+  const aspectRatio =
+    options.aspectRatio ??
+    nearestAspectRatio(options.width ?? IMAGE_DEFAULTS.width, options.height ?? IMAGE_DEFAULTS.height);
+  return {
+    prompt: appendWithinLimit(cleaned, boosters, V2_PROMPT_LIMIT),
+    ...(rules.sd3Model === undefined ? {} : { model: rules.sd3Model }),
+    aspect_ratio: aspectRatio,
+    ...(rules.negativePrompt ? { negative_prompt: negativeText(options.negativePrompt, V2_PROMPT_LIMIT) } : {}),
+    ...(rules.stylePreset ? { style_preset: options.stylePreset ?? IMAGE_DEFAULTS.stylePreset } : {}),
+    seed,
+    output_format: 'png',
   };
 }
 

@@ -8,6 +8,7 @@ export * from './config-rules';
 export * from './errors';
 export * from './generation-updates';
 export * from './image';
+export * from './image-models';
 export * from './kinds';
 export * from './moderation';
 export * from './plans';

@@ -1,3 +1,4 @@
+import { IMAGE_MODEL_RULES, PLAN_IMAGE_MODELS, type ImageModel, type PlanImageModels } from './image-models';
 import type { PlanId } from './plans';
 import type { GenerationRequest } from './requests';
 import { DAY_MS, TOKEN_ALLOWANCE, TOKEN_RESET_PERIOD_DAYS, type TokenBalance } from './tokens';
@@ -9,6 +10,8 @@ export interface RequestLimits {
   maxImageSide: number;
   maxVideoSeconds: number;
   videoQualities: readonly VideoQuality[];
+  /** The image models the plan may name, its default, and whether it makes 4K. */
+  image: PlanImageModels;
 }
 
 /** Everything that differs by plan, in one place (the queue CLI, the API and the worker read it). */
@@ -43,7 +46,12 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   free: {
     allowance: { ...TOKEN_ALLOWANCE },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: { maxImageSide: 1024, maxVideoSeconds: 6, videoQualities: ['draft', 'standard'] },
+    limits: {
+      maxImageSide: 1024,
+      maxVideoSeconds: 6,
+      videoQualities: ['draft', 'standard'],
+      image: PLAN_IMAGE_MODELS.free,
+    },
     watermark: true,
     queuePriority: 3,
     dailySpendCapUsd: 2,
@@ -51,7 +59,12 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   pro: {
     allowance: { image: 250, video: 50, speech: 200 },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: { maxImageSide: 1536, maxVideoSeconds: 10, videoQualities: ['draft', 'standard', 'hd'] },
+    limits: {
+      maxImageSide: 1536,
+      maxVideoSeconds: 10,
+      videoQualities: ['draft', 'standard', 'hd'],
+      image: PLAN_IMAGE_MODELS.pro,
+    },
     watermark: false,
     queuePriority: 2,
     dailySpendCapUsd: 25,
@@ -59,7 +72,12 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   enterprise: {
     allowance: { image: 200, video: 40, speech: 400 },
     periodDays: 1,
-    limits: { maxImageSide: 2048, maxVideoSeconds: 120, videoQualities: ['draft', 'standard', 'hd'] },
+    limits: {
+      maxImageSide: 2048,
+      maxVideoSeconds: 120,
+      videoQualities: ['draft', 'standard', 'hd'],
+      image: PLAN_IMAGE_MODELS.enterprise,
+    },
     watermark: false,
     queuePriority: 1,
     dailySpendCapUsd: 250,
@@ -83,6 +101,12 @@ export function exceedsPlan(request: GenerationRequest, plan: PlanId, rules: Pla
       if (side > limits.maxImageSide) {
         return `The ${PLAN_TITLES[plan]} plan makes images up to ${limits.maxImageSide}×${limits.maxImageSide} pixels.${upgrade}`;
       }
+      if (request.model !== undefined && !limits.image.models.includes(request.model)) {
+        return `The ${PLAN_TITLES[plan]} plan does not include ${IMAGE_MODEL_RULES[request.model].title}.${upgrade}`;
+      }
+      if (request.resolution !== undefined && !limits.image.resolutions.includes(request.resolution)) {
+        return `The ${PLAN_TITLES[plan]} plan does not include ${request.resolution.toUpperCase()} images.${upgrade}`;
+      }
       return null;
     }
     case 'video':
@@ -96,4 +120,9 @@ export function exceedsPlan(request: GenerationRequest, plan: PlanId, rules: Pla
     case 'speech':
       return null;
   }
+}
+
+/** The model an image request is made with: the one it names, else its plan's default. */
+export function imageModelFor(request: { model?: ImageModel | undefined }, rules: PlanRules): ImageModel {
+  return request.model ?? rules.limits.image.defaultModel;
 }

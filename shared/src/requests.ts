@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { IMAGE_SAMPLES_PER_REQUEST, MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
+import { ASPECT_RATIOS, IMAGE_MODELS, IMAGE_RESOLUTIONS, MAX_NEGATIVE_PROMPT_LENGTH } from './image-models';
 import { normalizePromptText } from './prompt-text';
 import {
   LANGUAGE_CODES,
@@ -47,6 +48,16 @@ export const imageRequestSchema = z.strictObject({
     .optional(),
   stylePreset: choiceOf(STABILITY_STYLE_PRESETS).optional(),
   seed: z.number().int().min(0).max(MAX_IMAGE_SEED).optional(),
+  /** Unnamed: the plan's default (shared/src/image-models.ts), fixed at submit. */
+  model: choiceOf(IMAGE_MODELS, `model must be one of ${IMAGE_MODELS.join(', ')}`).optional(),
+  /** Decides the picture's shape when given, else width × height's does. */
+  aspectRatio: choiceOf(ASPECT_RATIOS, `aspectRatio must be one of ${ASPECT_RATIOS.join(', ')}`).optional(),
+  /** What the picture should not show; the product's own negative terms are sent after it. */
+  negativePrompt: writtenText()
+    .transform((text) => normalizePromptText(text, { keepLineBreaks: false }))
+    .pipe(z.string().min(1).max(MAX_NEGATIVE_PROMPT_LENGTH))
+    .optional(),
+  resolution: choiceOf(IMAGE_RESOLUTIONS, `resolution must be one of ${IMAGE_RESOLUTIONS.join(', ')}`).optional(),
 });
 
 export const videoRequestSchema = z.strictObject({

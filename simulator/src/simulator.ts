@@ -10,6 +10,7 @@ import { openAiRoutes } from './openai/openAiRoutes';
 import { RealtimeServer } from './openai/realtime/realtimeServer';
 import { RealtimeSessionLog } from './openai/realtime/realtimeSessionLog';
 import { stabilityRoutes } from './stability/stabilityRoutes';
+import { stableImageRoutes } from './stability/stableImageRoutes';
 import { StatsCounter } from './stats';
 import { DEFAULT_CERTIFICATE_HOSTS, createDevelopmentCertificate } from './tls/development-certificate';
 import { KeyRateLimiter } from './limits/keyRateLimiter';
@@ -20,6 +21,7 @@ import {
   type RateLimits,
   type Simulator,
   type SimulatorOptions,
+  type StableImageRequestRecord,
 } from './types';
 
 const DEFAULTS = {
@@ -46,6 +48,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets, limiters });
   const tasks = new VideoTaskStore({ queueingMs, processingMs });
   const realtimeLog = new RealtimeSessionLog();
+  const stableImageLog: StableImageRequestRecord[] = [];
   // OpenAI's Realtime client connects only with wss://, so the Realtime API has a TLS listener of its own,
   // with the certificate given or one made at listen() for the host it listens on.
   let realtime: RealtimeServer | undefined;
@@ -55,6 +58,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   void app.register(stabilityRoutes(gate));
   void app.register(
+    stableImageRoutes({
+      gate,
+      record: (entry) => {
+        stableImageLog.push(entry);
+        if (stableImageLog.length > 200) stableImageLog.shift();
+      },
+    }),
+  );
+  void app.register(
     miniMaxRoutes({ gate, tasks, video: readFileSync(VIDEO_FIXTURE), onTaskCreated: () => stats.countVideoTask() }),
   );
   void app.register(openAiRoutes(gate));
@@ -63,6 +75,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       faults,
       stats,
       realtimeLog,
+      stableImageLog: () => [...stableImageLog],
+      clearStableImageLog: () => stableImageLog.splice(0),
       resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
       secureListener: () =>
         certificate === undefined || secureAddress === undefined
@@ -117,6 +131,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
     realtimeSessions: () => realtimeLog.list(),
+    stableImageRequests: () => [...stableImageLog],
   };
 }
 

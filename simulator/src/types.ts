@@ -68,6 +68,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const PROVIDER_ROUTES = [
   'image',
+  'upscale',
   'balance',
   'video.create',
   'video.query',
@@ -146,4 +147,22 @@ export interface Simulator {
   stats(): SimulatorStats;
   /** The last 200 Realtime sessions, oldest first. */
   realtimeSessions(): RealtimeSessionRecord[];
+  /** The last 200 Stability v2beta requests it accepted, oldest first. */
+  stableImageRequests(): StableImageRequestRecord[];
+}
+
+/** What a Stability v2beta request asked for, as the form sent it (the fields it left out are absent). */
+export interface StableImageRequestRecord {
+  /** `generate/core`, `generate/sd3`, `generate/ultra` or `upscale/fast`. */
+  endpoint: string;
+  model?: string;
+  prompt?: string;
+  negative_prompt?: string;
+  aspect_ratio?: string;
+  style_preset?: string;
+  seed?: number;
+  output_format: string;
+  accept: string;
+  /** The upscaler's input image. */
+  image?: { width: number; height: number };
 }

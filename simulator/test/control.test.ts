@@ -37,6 +37,7 @@ describe('control API', () => {
     const stats = await (await fetch(`${url}/__sim/stats`)).json();
     const none = {
       image: 0,
+      upscale: 0,
       balance: 0,
       'video.create': 0,
       'video.query': 0,

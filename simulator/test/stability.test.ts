@@ -190,7 +190,9 @@ describe('Stability account balance', () => {
 
   it('takes insufficient-balance only on Stability routes', async () => {
     const simulator = await startSimulator();
-    expect(() => simulator.injectFault({ route: 'speech', fault: 'insufficient-balance' })).toThrow(/image, balance/);
+    expect(() => simulator.injectFault({ route: 'speech', fault: 'insufficient-balance' })).toThrow(
+      /image, upscale, balance/,
+    );
     const header = await postJson(
       `${simulator.url}/v1/audio/speech`,
       {},

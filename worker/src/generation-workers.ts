@@ -36,6 +36,7 @@ import { BREAKER_FAILURES } from './providers/provider-calls';
 import { ProviderGateway, isProviderFault } from './providers/provider-gateway';
 import { ProviderRateLimiter } from './providers/provider-rate-limiter';
 import { StabilityClient } from './providers/stability-client';
+import { StableImageClient } from './providers/stable-image-client';
 import { startMaintenanceLoop } from './maintenance-loop';
 import { createJobSpend } from './job-spend';
 import { PriorityAging } from './priority-aging';
@@ -71,6 +72,7 @@ function buildContext(
     artifacts,
     clock,
     stability: new StabilityClient(config.stability),
+    stableImage: new StableImageClient(config.stability),
     minimax: new MiniMaxClient({ ...config.minimax, download: (url, signal) => downloader.fetch(url, signal) }),
     speech: {
       'speech-endpoint': new OpenAISpeechClient(config.openai),

@@ -10,6 +10,7 @@ import {
 import type { ProviderName } from '@mediagen/shared';
 import type { CreditProbe } from './credit-probe';
 import type { JobSpend } from './paid-calls';
+import type { ProviderCall } from './providers/provider-calls';
 import type { WorkerMetrics } from './observability/worker-metrics';
 
 interface Options {
@@ -29,8 +30,10 @@ export function createJobSpend(options: Options): JobSpend {
     retryAfterMs: options.retryAfterMs,
     holdBack: (provider) => options.controls.holdBack(provider),
     outOfCredit: (provider, message) => options.credit.outOfCredit(provider, message),
-    async accepted(job: Job, generation: GenerationRecord, provider: ProviderName) {
-      const usd = estimateCostUsd(generation.kind, generation.request, options.prices, options.costContext);
+    async accepted(job: Job, generation: GenerationRecord, provider: ProviderName, call: ProviderCall) {
+      // A 4K image is two paid calls, each priced as what it is.
+      const priced = call === 'image_upscale' ? 'upscale' : 'generate';
+      const usd = estimateCostUsd(generation.kind, generation.request, options.prices, options.costContext, priced);
       try {
         const recorded = await options.ledger.record(generation, provider, usd);
         options.metrics.spent(provider, recorded.kind, recorded.plan, usd);

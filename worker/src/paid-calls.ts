@@ -20,7 +20,7 @@ export interface JobSpend {
   /** Why a paid call to the provider must wait now; null when it may go. */
   holdBack(provider: ProviderName): Promise<PauseReason | null>;
   /** A paid call was accepted: its estimated cost is recorded. Never rejects: a lost estimate fails no job. */
-  accepted(job: Job, generation: GenerationRecord, provider: ProviderName): Promise<void>;
+  accepted(job: Job, generation: GenerationRecord, provider: ProviderName, call: ProviderCall): Promise<void>;
   /** The provider's account refused for want of credit: its paid calls may be held back on every worker. */
   outOfCredit(provider: ProviderName, message: string): Promise<void>;
   /** How long a held-back queue waits before its jobs try again (a raised budget or a new day frees it). */
@@ -180,13 +180,13 @@ export class RunPaidCalls {
     this.spendChecked = false;
     try {
       const result = await deps.gateway.call(job, signal, provider, call, action, { turnTaken });
-      if (paid) this.spendRecords.push(deps.spend.accepted(job, this.generation, provider));
+      if (paid) this.spendRecords.push(deps.spend.accepted(job, this.generation, provider, call));
       return result;
     } catch (error) {
       const outcome = outcomeOf(error);
       // Work the provider may have charged for is in the spend reports, whatever ended the call.
       if (paid && mayHaveDonePaidWork(outcome)) {
-        this.spendRecords.push(deps.spend.accepted(job, this.generation, provider));
+        this.spendRecords.push(deps.spend.accepted(job, this.generation, provider, call));
       }
       // The provider refused before doing any work, or did other work than asked: the user pays nothing.
       if (paid && !ownerPaysFor(outcome)) await this.giveBack('give back the refused paid call');

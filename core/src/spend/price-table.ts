@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
   IMAGE_DEFAULTS,
+  IMAGE_MODEL_RULES,
+  IMAGE_UPSCALER,
+  isImageModel,
   isRealtimeModel,
   isSpeechModel,
   type GenerationKind,
@@ -14,7 +17,8 @@ import type { RequestByKind } from '../queue/generation-jobs';
 /**
  * What one paid call is estimated to cost, in US dollars. List prices of 2026-11, each overridable:
  * - Stability (https://platform.stability.ai/pricing): 1 credit = $0.01; SDXL 1.0 and SD 1.6 on the v1
- *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps.
+ *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps; the v2beta models
+ *   and the upscaler at a flat number of credits a call (IMAGE_MODEL_RULES, IMAGE_UPSCALER in shared).
  * - MiniMax (https://platform.minimax.io/docs/pricing): T2V-01 (the spec's video-01) ≈ $0.43 per 6 s 720P clip; Hailuo-02
  *   $0.28 per 6 s at 768P and $0.49 at 1080P (≈ $0.047/s and $0.082/s).
  * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters
@@ -23,7 +27,11 @@ import type { RequestByKind } from '../queue/generation-jobs';
  * Estimates, not invoices: budgets and reports use them; the providers' own billing is the truth.
  */
 export interface PriceTable {
-  stability: { usdPerImageAt30Steps: number };
+  stability: {
+    usdPerImageAt30Steps: number;
+    /** What one credit of the v2beta services costs (their prices are in credits). */
+    usdPerCredit: number;
+  };
   minimax: { usdPerSecond: number; usdPerSecondFullHd: number; usdPerFirstGenerationClip: number };
   openai: {
     usdPerMillionCharacters: number;
@@ -40,7 +48,7 @@ export interface RealtimeTokenPrices {
 }
 
 export const DEFAULT_PRICES: PriceTable = {
-  stability: { usdPerImageAt30Steps: 0.009 },
+  stability: { usdPerImageAt30Steps: 0.009, usdPerCredit: 0.01 },
   minimax: { usdPerSecond: 0.047, usdPerSecondFullHd: 0.082, usdPerFirstGenerationClip: 0.43 },
   openai: {
     usdPerMillionCharacters: 15,
@@ -74,17 +82,26 @@ export interface CostContext {
   speechModel: SpeechModel;
 }
 
+/** Which of a generation's paid calls is priced: its generation, or an image's 4K upscale. */
+export type PricedCall = 'generate' | 'upscale';
+
 /** The estimated price of a generation's paid call, from its recorded request. */
 export function estimateCostUsd(
   kind: GenerationKind,
   request: Record<string, unknown>,
   prices: PriceTable,
   context: CostContext,
+  call: PricedCall = 'generate',
 ): number {
   switch (kind) {
     case 'image': {
-      // One image, whatever an older stored request asked for: the worker sends one sample.
-      const { steps = IMAGE_DEFAULTS.steps } = request as Partial<RequestByKind['image']>;
+      if (call === 'upscale') return roundUsd(IMAGE_UPSCALER.credits * prices.stability.usdPerCredit);
+      // One image, whatever an older stored request asked for: the worker sends one sample. A request
+      // recorded before models were is the v1 engine's.
+      const { steps = IMAGE_DEFAULTS.steps, model } = request as Partial<RequestByKind['image']>;
+      if (isImageModel(model) && IMAGE_MODEL_RULES[model].api === 'v2beta-generate') {
+        return roundUsd(IMAGE_MODEL_RULES[model].credits * prices.stability.usdPerCredit);
+      }
       return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30));
     }
     case 'video': {
@@ -131,7 +148,10 @@ export function readPriceTable(reader: EnvReader): PriceTable {
   const read = (name: string, fallback: number) => reader.read(name, price, String(fallback)) ?? fallback;
   const d = DEFAULT_PRICES;
   return {
-    stability: { usdPerImageAt30Steps: read('PRICE_STABILITY_USD_PER_IMAGE', d.stability.usdPerImageAt30Steps) },
+    stability: {
+      usdPerImageAt30Steps: read('PRICE_STABILITY_USD_PER_IMAGE', d.stability.usdPerImageAt30Steps),
+      usdPerCredit: read('PRICE_STABILITY_USD_PER_CREDIT', d.stability.usdPerCredit),
+    },
     minimax: {
       usdPerSecond: read('PRICE_MINIMAX_USD_PER_SECOND', d.minimax.usdPerSecond),
       usdPerSecondFullHd: read('PRICE_MINIMAX_USD_PER_SECOND_1080P', d.minimax.usdPerSecondFullHd),

@@ -11,7 +11,10 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
   MAX_IMAGE_SEED,
   exceedsPlan,
+  imageModelFor,
+  imageOptionProblem,
   isGenerationId,
+  isImageModel,
   isRetired,
   moderatePrompt,
   parseGenerationRequest,
@@ -87,17 +90,16 @@ export class GenerationService {
     const { speechModel } = this.options;
     const parsed = parseGenerationRequest(body, { speechModel });
     if (!parsed.ok) throw ServiceError.from(400, parsed.error);
-    const request = parsed.value;
     // No worker reads speech with a model its provider has shut down: nothing is charged for a job none would run.
-    if (request.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
+    if (parsed.value.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
     // The spec moderates image prompts; a video prompt or a speech text reaches its provider just the same.
-    const moderation = moderatePrompt(promptOf(request));
+    const moderation = moderatePrompt(promptOf(parsed.value));
     if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
     }
 
-    await this.checkPlanLimits(user.uid, request);
+    const request = await this.withinPlan(user.uid, parsed.value);
 
     const { kind } = request;
     const outcome = await this.options.lifecycle.submit({
@@ -110,7 +112,7 @@ export class GenerationService {
       emailHash: this.options.emailHash(user.email),
       ...(idempotencyKey === undefined
         ? {}
-        : { idempotency: { key: idempotencyKey, bodyHash: canonicalHash(request) } }),
+        : { idempotency: { key: idempotencyKey, bodyHash: canonicalHash(parsed.value) } }),
     });
     switch (outcome.status) {
       case 'replayed':
@@ -166,9 +168,14 @@ export class GenerationService {
   async runAgain(user: AuthUser, id: string, idempotencyKey?: string): Promise<SubmitOutcome> {
     const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
     if (record === null) throw notFound();
-    // Read by the speech model in use now, which may not be the one recorded.
-    const { seed: _seed, model: _model, ...settings } = record.request;
-    return this.submit(user, { kind: record.kind, ...settings }, idempotencyKey);
+    // Read by the speech model in use now, which may not be the one recorded. An image keeps its model while
+    // the caller's plan still includes it, else it gets the plan's default.
+    const { seed: _seed, model, ...settings } = record.request;
+    const keepModel =
+      record.kind === 'image' &&
+      isImageModel(model) &&
+      this.options.plans[await this.options.lifecycle.planOf(user.uid)].limits.image.models.includes(model);
+    return this.submit(user, { kind: record.kind, ...settings, ...(keepModel ? { model } : {}) }, idempotencyKey);
   }
 
   async get(user: AuthUser, id: string): Promise<Generation> {
@@ -237,15 +244,22 @@ export class GenerationService {
   }
 
   /**
-   * Free's limits are the tightest, so a request within them fits every plan and costs no read; one
-   * beyond them is checked against the caller's plan as it is now.
+   * The request as the caller's plan allows it, or a refusal: 403 PLAN_LIMIT for more than the plan gives,
+   * 400 for an option the model does not take. Free's limits are the tightest, so a video or speech within
+   * them fits every plan and costs no read; an image always reads the plan, whose default model it gets
+   * when it names none (fixed now, like its seed, so every attempt and the spend estimate use the same).
    */
-  private async checkPlanLimits(uid: string, request: GenerationRequest): Promise<void> {
+  private async withinPlan(uid: string, request: GenerationRequest): Promise<GenerationRequest> {
     const { plans } = this.options;
-    if (exceedsPlan(request, 'free', plans.free) === null) return;
+    if (request.kind !== 'image' && exceedsPlan(request, 'free', plans.free) === null) return request;
     const plan = await this.options.lifecycle.planOf(uid);
     const refusal = exceedsPlan(request, plan, plans[plan]);
     if (refusal !== null) throw new ServiceError(403, 'PLAN_LIMIT', refusal);
+    if (request.kind !== 'image') return request;
+    const model = imageModelFor(request, plans[plan]);
+    const problem = imageOptionProblem(model, request);
+    if (problem !== null) throw new ServiceError(400, 'INVALID_REQUEST', problem);
+    return { ...request, model };
   }
 }
 

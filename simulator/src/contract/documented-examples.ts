@@ -6,7 +6,7 @@
  * they are replaced.
  */
 
-export { ONE_PIXEL_PNG_BASE64, stability } from './stability-examples';
+export { ONE_PIXEL_PNG_BASE64, stability, stableImage } from './stability-examples';
 export { minimax } from './minimax-examples';
 export { TEN_MS_OF_SILENCE_BASE64, openai } from './openai-examples';
 export { shapeMismatches, shapeOf } from './answer-shapes';

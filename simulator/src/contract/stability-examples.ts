@@ -9,6 +9,82 @@ const STABILITY_SPEC = 'github.com/Stability-AI/rest-api-support spec/v1.yaml';
 export const ONE_PIXEL_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
 
+/** Stability's v2beta reference and its OpenAPI document (the generate and upscale sections). */
+const STABLE_IMAGE_REFERENCE = 'https://platform.stability.ai/docs/api-reference#tag/Generate';
+const STABLE_IMAGE_OPENAPI = 'https://api.stability.ai/v2alpha/openapi';
+const UPSCALE_REFERENCE =
+  'https://platform.stability.ai/docs/api-reference#tag/Upscale/paths/~1v2beta~1stable-image~1upscale~1fast/post';
+
+/**
+ * Stability's v2beta Stable Image examples: the reference's request samples send these form fields with
+ * `accept: image/*` and write the bytes to a file; `application/json` answers `{ image, finish_reason,
+ * seed }` instead. Errors are `{ id, name, errors }`.
+ */
+export const stableImage = {
+  core: {
+    source: STABLE_IMAGE_REFERENCE,
+    path: '/v2beta/stable-image/generate/core',
+    form: { prompt: 'Lighthouse on a cliff overlooking the ocean', output_format: 'webp' },
+  },
+  sd3: {
+    source: STABLE_IMAGE_REFERENCE,
+    path: '/v2beta/stable-image/generate/sd3',
+    form: { prompt: 'Lighthouse on a cliff overlooking the ocean', model: 'sd3.5-large', output_format: 'jpeg' },
+  },
+  ultra: {
+    source: STABLE_IMAGE_REFERENCE,
+    path: '/v2beta/stable-image/generate/ultra',
+    form: { prompt: 'Lighthouse on a cliff overlooking the ocean', output_format: 'webp' },
+  },
+  fastUpscale: {
+    source: UPSCALE_REFERENCE,
+    path: '/v2beta/stable-image/upscale/fast',
+    form: { output_format: 'webp' },
+  },
+  /** The request fields each generate endpoint documents (the OpenAPI's multipart schemas). */
+  requestFields: {
+    source: STABLE_IMAGE_OPENAPI,
+    core: ['prompt', 'aspect_ratio', 'negative_prompt', 'seed', 'style_preset', 'output_format'],
+    sd3: [
+      'prompt',
+      'mode',
+      'image',
+      'strength',
+      'aspect_ratio',
+      'model',
+      'seed',
+      'output_format',
+      'negative_prompt',
+      'cfg_scale',
+    ],
+    ultra: ['prompt', 'negative_prompt', 'aspect_ratio', 'seed', 'output_format', 'image', 'strength'],
+    fastUpscale: ['image', 'output_format'],
+  },
+  jsonResponse: {
+    source: STABLE_IMAGE_OPENAPI,
+    body: { image: ONE_PIXEL_PNG_BASE64, finish_reason: 'SUCCESS', seed: 343940597 },
+  },
+  finishReasons: { source: STABLE_IMAGE_OPENAPI, values: ['SUCCESS', 'CONTENT_FILTERED'] },
+  /** 400: "Invalid parameter(s), see the `errors` field for details." */
+  badRequest: {
+    source: STABLE_IMAGE_OPENAPI,
+    status: 400,
+    body: { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', name: 'bad_request', errors: ['some-field: is required'] },
+  },
+  /** 403: "Your request was flagged by our content moderation system." */
+  contentModeration: {
+    source: STABLE_IMAGE_OPENAPI,
+    status: 403,
+    body: {
+      id: 'ed14db44362126aab3cbd25cca51ffe3',
+      name: 'content_moderation',
+      errors: [
+        'Your request was flagged by our content moderation system, as a result your request was denied and you were not charged.',
+      ],
+    },
+  },
+} as const;
+
 export const stability = {
   textToImage: {
     source: STABILITY_TEXT_TO_IMAGE,

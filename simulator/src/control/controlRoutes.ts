@@ -3,12 +3,16 @@ import type { FaultBook } from '../faults/faultBook';
 import { InvalidFaultRuleError, parseFaultRule } from '../faults/parseFaultRule';
 import type { RealtimeSessionLog } from '../openai/realtime/realtimeSessionLog';
 import type { StatsCounter } from '../stats';
+import type { StableImageRequestRecord } from '../types';
 import { describeRequestError } from '../requestError';
 
 interface ControlRoutesDeps {
   faults: FaultBook;
   stats: StatsCounter;
   realtimeLog: RealtimeSessionLog;
+  /** The Stability v2beta requests accepted, oldest first, and forgetting them. */
+  stableImageLog(): StableImageRequestRecord[];
+  clearStableImageLog(): void;
   /** Forgets every key's recent requests and lockout. */
   resetLimits(): void;
   /** The Realtime API's TLS port and certificate, once it listens. */
@@ -20,6 +24,8 @@ export function controlRoutes({
   faults,
   stats,
   realtimeLog,
+  stableImageLog,
+  clearStableImageLog,
   resetLimits,
   secureListener,
 }: ControlRoutesDeps): FastifyPluginAsync {
@@ -43,6 +49,8 @@ export function controlRoutes({
 
     app.get('/__sim/realtime/sessions', async () => realtimeLog.list());
 
+    app.get('/__sim/stability/requests', async () => stableImageLog());
+
     // A development worker finds the Realtime API here: the port to connect to and the certificate to trust.
     app.get('/__sim/tls', async (_request, reply) => {
       const listener = secureListener();
@@ -58,6 +66,7 @@ export function controlRoutes({
       faults.clear();
       stats.reset();
       realtimeLog.clear();
+      clearStableImageLog();
       resetLimits();
       return reply.code(204).send();
     });

@@ -44,6 +44,6 @@ export function renderArtifacts(request: TextToImageRequest, finishReason: Finis
 }
 
 /** Stability picks a random seed for 0; deriving it from the prompt keeps the simulator reproducible. */
-function seedFromPrompt(promptText: string): number {
+export function seedFromPrompt(promptText: string): number {
   return createHash('sha256').update(promptText).digest().readUInt32BE(0) || 1;
 }

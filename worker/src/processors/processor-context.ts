@@ -13,6 +13,7 @@ import type { MiniMaxClient } from '../providers/minimax-client';
 import type { SpeechSynthesizer } from '../providers/speech-synthesizer';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
+import type { StableImageClient } from '../providers/stable-image-client';
 import { markOutput } from '../marking';
 import type { ProgressReporter } from './job-progress';
 
@@ -25,7 +26,10 @@ export interface ProcessorContext {
   artifacts: ArtifactStore;
   /** Today, as providers' shutdown dates are read. */
   clock: () => number;
+  /** Stability's v1 text-to-image (the `sdxl-1.0` model). */
   stability: StabilityClient;
+  /** Stability's v2beta Stable Image: the other models, and the 4K upscale. */
+  stableImage: StableImageClient;
   minimax: MiniMaxClient;
   /** OpenAI's speech, one adapter per API; each generation is read by the API of its recorded model. */
   speech: Record<SpeechApi, SpeechSynthesizer>;

@@ -1,4 +1,4 @@
-import { request, errors as undiciErrors, type Dispatcher } from 'undici';
+import { request, errors as undiciErrors, type Dispatcher, type FormData } from 'undici';
 
 export interface JsonResponse {
   status: number;
@@ -98,10 +98,55 @@ export async function callJson(url: string, options: CallOptions): Promise<JsonR
   }
 }
 
+export interface BinaryResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+  /** Parsed body when the answer is JSON (an error, or base64 when JSON was asked for), else undefined. */
+  json: unknown;
+}
+
+/**
+ * One multipart/form-data POST whose answer may be a file (Stability's v2beta: `accept: image/*`), with an
+ * explicit timeout; undici writes the form's boundary into its content type.
+ */
+export async function callForm(
+  url: string,
+  options: { headers: Record<string, string>; form: FormData; timeoutMs: number; signal?: AbortSignal },
+): Promise<BinaryResponse> {
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      headers: options.headers,
+      body: options.form,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: withTimeout(options.signal, options.timeoutMs),
+    });
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    const contentType = String(response.headers['content-type'] ?? '');
+    let json: unknown;
+    if (contentType.includes('json')) {
+      try {
+        json = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        json = undefined;
+      }
+    }
+    return { status: response.statusCode, headers: response.headers, bytes, json };
+  } catch (error) {
+    throw toNetworkError(error, url, options.timeoutMs, options.signal);
+  }
+}
+
 export function messageFrom(body: unknown, fallback: string): string {
   if (body !== null && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     if (typeof record.message === 'string') return record.message;
+    // Stability's v2beta errors: { id, name, errors: ["…"] }.
+    if (Array.isArray(record.errors) && record.errors.every((item) => typeof item === 'string')) {
+      return (record.errors as string[]).join('; ');
+    }
     const nested = record.error ?? record.base_resp;
     if (nested !== null && typeof nested === 'object') {
       const inner = nested as Record<string, unknown>;

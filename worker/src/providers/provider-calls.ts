@@ -5,6 +5,7 @@ export { PROVIDERS, type ProviderName } from '@mediagen/shared';
 
 export const PROVIDER_CALLS = [
   'text_to_image',
+  'image_upscale',
   'video_start',
   'video_query',
   'file_retrieve',

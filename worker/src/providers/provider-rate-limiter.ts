@@ -32,11 +32,12 @@ export interface ProviderLimitSettings {
 const DEFAULT_MAX_WAIT_MS = 5000;
 
 /** The calls a provider's documented limit counts; its other calls only respect its lockout. */
-const COUNTED_CALLS: Record<ProviderName, ProviderCall> = {
-  stability: 'text_to_image',
+const COUNTED_CALLS: Record<ProviderName, readonly ProviderCall[]> = {
+  // Stability's limit counts every request to its API: a generation and a 4K upscale alike.
+  stability: ['text_to_image', 'image_upscale'],
   // MiniMax documents an RPM for video generation (task creation); status and file calls are not in it.
-  minimax: 'video_start',
-  openai: 'speech',
+  minimax: ['video_start'],
+  openai: ['speech'],
 };
 
 /**
@@ -115,7 +116,7 @@ export class ProviderRateLimiter {
    */
   async acquire(provider: ProviderName, call: ProviderCall, signal?: AbortSignal): Promise<void> {
     const limit = this.settings.limits[provider];
-    const counted = limit !== undefined && COUNTED_CALLS[provider] === call;
+    const counted = limit !== undefined && COUNTED_CALLS[provider].includes(call);
     const intervalMs = counted ? (limit.windowMs + this.settings.marginMs) / limit.max : 0;
     const keys = this.keys(provider);
     const [granted, waitMs, lockedOut] = await this.redis.takeProviderTurn(

@@ -20,10 +20,15 @@ interface TextToImageResponse {
  * (`insufficient_balance`, "Your organization does not have enough balance to request this action"):
  * only the body tells the two apart, and waiting out a lockout would not bring credit back.
  */
-function isOutOfBalance(body: unknown): boolean {
+export function isOutOfBalance(body: unknown): boolean {
   if (body === null || typeof body !== 'object') return false;
-  const { name, message } = body as { name?: unknown; message?: unknown };
-  return name === 'insufficient_balance' || (typeof message === 'string' && /not have enough balance/i.test(message));
+  const { name, message, errors } = body as { name?: unknown; message?: unknown; errors?: unknown };
+  // v1 says it in `message`, v2beta in `errors`.
+  const words = [message, ...(Array.isArray(errors) ? errors : [])];
+  return (
+    name === 'insufficient_balance' ||
+    words.some((text) => typeof text === 'string' && /not have enough balance/i.test(text))
+  );
 }
 
 /**

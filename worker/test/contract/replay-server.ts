@@ -36,13 +36,15 @@ export class ReplayServer {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const url = new URL(request.url ?? '/', 'http://replay');
-        const text = Buffer.concat(chunks).toString();
+        const raw = Buffer.concat(chunks);
+        // JSON bodies parsed; any other (a multipart form) kept as its bytes.
+        const json = !(request.headers['content-type'] ?? 'application/json').includes('multipart');
         this.requests.push({
           method: request.method ?? '',
           path: url.pathname,
           query: url.searchParams,
           headers: request.headers,
-          body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          body: raw.length === 0 ? undefined : json ? (JSON.parse(raw.toString()) as unknown) : raw,
         });
         const reply = this.replies.get(url.pathname)?.shift();
         if (reply === undefined) {
