@@ -33,6 +33,7 @@ export function DashboardPage() {
     signedIn,
     onRequireSignIn: () => setSignInOpen(true),
     onBalanceChange: () => void refresh(),
+    plan: me?.plan,
   };
   const balanceOf = (kind: GenerationKind) =>
     me === null ? undefined : { left: me.tokens[kind], resetsAt: me.resetsAt };

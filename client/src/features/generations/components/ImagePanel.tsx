@@ -8,6 +8,7 @@ import { downloadFile } from '../utils/download-file';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationStatus } from './GenerationStatus';
+import { DEFAULT_IMAGE_CHOICES, ImageSettings, imageRequestFields, type ImageChoices } from './ImageSettings';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
@@ -15,11 +16,21 @@ import type { GeneratorPanelProps } from './generator-panel-props';
 
 const loadModeration = () => import('@mediagen/shared/moderation');
 
-export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
+export function ImagePanel({
+  signedIn,
+  onRequireSignIn,
+  onBalanceChange,
+  balance,
+  plan = 'free',
+}: GeneratorPanelProps) {
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
   const [prompt, setPrompt] = useState('');
-  const job = useGenerationJob('image', onBalanceChange, () => setPrompt(''));
+  const [choices, setChoices] = useState<ImageChoices>(DEFAULT_IMAGE_CHOICES);
+  const job = useGenerationJob('image', onBalanceChange, () => {
+    setPrompt('');
+    setChoices(DEFAULT_IMAGE_CHOICES);
+  });
   const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
   // The moderation check carries Unicode's confusables (about 30 kB): fetched once the creator starts
@@ -37,7 +48,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
       notify.error(moderation.message);
       return;
     }
-    void job.submit({ kind: 'image', prompt });
+    void job.submit({ kind: 'image', prompt, ...imageRequestFields(choices, plan) });
   }
 
   async function download() {
@@ -77,6 +88,7 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         onChange={setPrompt}
         placeholder={signedIn ? 'Describe the image you want to generate...' : 'Please sign in to generate images'}
       />
+      <ImageSettings value={choices} plan={plan} disabled={job.busy} onChange={setChoices} />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}

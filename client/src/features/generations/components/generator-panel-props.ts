@@ -1,3 +1,5 @@
+import type { PlanId } from '@mediagen/shared';
+
 export interface GeneratorPanelProps {
   signedIn: boolean;
   /** Spec §2: a signed-out user who tries to generate or play gets the sign-in dialog. */
@@ -6,4 +8,6 @@ export interface GeneratorPanelProps {
   onBalanceChange: () => void;
   /** The user's tokens of the panel's kind, and when they renew (ISO 8601); absent until known. */
   balance?: { left: number; resetsAt: string } | undefined;
+  /** The creator's plan, which decides the settings on offer; Free until known. */
+  plan?: PlanId | undefined;
 }

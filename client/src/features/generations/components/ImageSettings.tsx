@@ -1,0 +1,218 @@
+import {
+  ASPECT_RATIOS,
+  IMAGE_MODEL_RULES,
+  IMAGE_MODELS,
+  MAX_IMAGE_SEED,
+  PLAN_IMAGE_MODELS,
+  STABILITY_STYLE_PRESETS,
+  type AspectRatio,
+  type ImageModel,
+  type ImageResolution,
+  type PlanId,
+  type StylePreset,
+} from '@mediagen/shared';
+import { useId } from 'react';
+import { lockedLabel, planUnlocking } from '../plan-locks';
+import { PanelSettings } from './PanelSettings';
+
+/** What the creator chose; `model: null` is the plan's own default, whichever plan that turns out to be. */
+export interface ImageChoices {
+  model: ImageModel | null;
+  aspectRatio: AspectRatio;
+  resolution: ImageResolution;
+  /** '': none named (the spec's photographic on the v1 engine, the model's own look elsewhere). */
+  stylePreset: StylePreset | '';
+  negativePrompt: string;
+  /** Digits as typed; blank is a random seed. */
+  seed: string;
+}
+
+export const DEFAULT_IMAGE_CHOICES: ImageChoices = {
+  model: null,
+  aspectRatio: '1:1',
+  resolution: 'standard',
+  stylePreset: '',
+  negativePrompt: '',
+  seed: '',
+};
+
+const SHAPE_NAMES: Record<AspectRatio, string> = {
+  '1:1': 'Square',
+  '16:9': 'Widescreen',
+  '21:9': 'Cinema',
+  '3:2': 'Landscape photo',
+  '5:4': 'Landscape print',
+  '2:3': 'Portrait photo',
+  '4:5': 'Portrait print',
+  '9:16': 'Phone screen',
+  '9:21': 'Tall banner',
+};
+
+/** The request fields the choices make for a plan: only what the model in use takes. */
+export function imageRequestFields(choices: ImageChoices, plan: PlanId) {
+  const model = choices.model ?? PLAN_IMAGE_MODELS[plan].defaultModel;
+  const rules = IMAGE_MODEL_RULES[model];
+  const negativePrompt = choices.negativePrompt.trim();
+  return {
+    ...(choices.model === null ? {} : { model }),
+    ...(choices.aspectRatio === DEFAULT_IMAGE_CHOICES.aspectRatio ? {} : { aspectRatio: choices.aspectRatio }),
+    ...(choices.resolution === 'standard' ? {} : { resolution: choices.resolution }),
+    ...(rules.stylePreset && choices.stylePreset !== '' ? { stylePreset: choices.stylePreset } : {}),
+    ...(rules.negativePrompt && negativePrompt !== '' ? { negativePrompt } : {}),
+    ...(choices.seed === '' ? {} : { seed: Number(choices.seed) }),
+  };
+}
+
+interface ImageSettingsProps {
+  value: ImageChoices;
+  plan: PlanId;
+  disabled: boolean;
+  onChange: (value: ImageChoices) => void;
+}
+
+export function ImageSettings({ value, plan, disabled, onChange }: ImageSettingsProps) {
+  const ids = { model: useId(), shape: useId(), resolution: useId(), style: useId(), negative: useId(), seed: useId() };
+  const allowed = PLAN_IMAGE_MODELS[plan];
+  const model = value.model ?? allowed.defaultModel;
+  const rules = IMAGE_MODEL_RULES[model];
+  const set = (change: Partial<ImageChoices>) => onChange({ ...value, ...change });
+  const summary = [rules.title, value.aspectRatio, value.resolution === '4k' ? '4K' : 'Standard'].join(' · ');
+
+  return (
+    <PanelSettings label="Image settings" summary={summary}>
+      <div>
+        <label htmlFor={ids.model} className="field-label">
+          Model
+        </label>
+        <select
+          id={ids.model}
+          className="field"
+          disabled={disabled}
+          value={model}
+          onChange={(event) => set({ model: event.target.value as ImageModel })}
+        >
+          {IMAGE_MODELS.map((option) => {
+            const included = allowed.models.includes(option);
+            const unlockedBy = included
+              ? undefined
+              : planUnlocking((p) => PLAN_IMAGE_MODELS[p].models.includes(option));
+            return (
+              <option key={option} value={option} disabled={!included}>
+                {lockedLabel(IMAGE_MODEL_RULES[option].title, unlockedBy)}
+              </option>
+            );
+          })}
+        </select>
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <div>
+          <label htmlFor={ids.shape} className="field-label">
+            Shape
+          </label>
+          <select
+            id={ids.shape}
+            className="field"
+            disabled={disabled}
+            value={value.aspectRatio}
+            onChange={(event) => set({ aspectRatio: event.target.value as AspectRatio })}
+          >
+            {ASPECT_RATIOS.map((ratio) => (
+              <option key={ratio} value={ratio}>
+                {ratio} {SHAPE_NAMES[ratio]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={ids.resolution} className="field-label">
+            Resolution
+          </label>
+          <select
+            id={ids.resolution}
+            className="field"
+            disabled={disabled}
+            value={value.resolution}
+            onChange={(event) => set({ resolution: event.target.value as ImageResolution })}
+          >
+            <option value="standard">Standard</option>
+            <option value="4k" disabled={!allowed.resolutions.includes('4k')}>
+              {lockedLabel(
+                '4K',
+                allowed.resolutions.includes('4k')
+                  ? undefined
+                  : planUnlocking((p) => PLAN_IMAGE_MODELS[p].resolutions.includes('4k')),
+              )}
+            </option>
+          </select>
+        </div>
+      </div>
+      <div>
+        <label htmlFor={ids.style} className="field-label">
+          Style
+        </label>
+        <select
+          id={ids.style}
+          className="field"
+          disabled={disabled || !rules.stylePreset}
+          aria-describedby={rules.stylePreset ? undefined : `${ids.style}-hint`}
+          value={value.stylePreset}
+          onChange={(event) => set({ stylePreset: event.target.value as StylePreset | '' })}
+        >
+          <option value="">Default</option>
+          {STABILITY_STYLE_PRESETS.map((preset) => (
+            <option key={preset} value={preset}>
+              {presetName(preset)}
+            </option>
+          ))}
+        </select>
+        {!rules.stylePreset && (
+          <p id={`${ids.style}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            {rules.title} chooses its own style.
+          </p>
+        )}
+      </div>
+      <div>
+        <label htmlFor={ids.negative} className="field-label">
+          Leave out
+        </label>
+        <input
+          id={ids.negative}
+          className="field"
+          placeholder={rules.negativePrompt ? 'e.g. blurry, extra fingers' : `${rules.title} takes no negative prompt`}
+          disabled={disabled || !rules.negativePrompt}
+          value={value.negativePrompt}
+          onChange={(event) => set({ negativePrompt: event.target.value })}
+        />
+      </div>
+      <div>
+        <label htmlFor={ids.seed} className="field-label">
+          Seed
+        </label>
+        <input
+          id={ids.seed}
+          className="field"
+          inputMode="numeric"
+          placeholder="Random"
+          disabled={disabled}
+          value={value.seed}
+          aria-describedby={`${ids.seed}-hint`}
+          onChange={(event) => set({ seed: seedDigits(event.target.value) })}
+        />
+        <p id={`${ids.seed}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          The same seed and prompt make the same picture again.
+        </p>
+      </div>
+    </PanelSettings>
+  );
+}
+
+function presetName(preset: StylePreset): string {
+  const words = preset.replace(/-/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+/** Digits only, and never above the largest seed the providers take. */
+function seedDigits(typed: string): string {
+  const digits = typed.replace(/\D/g, '').slice(0, 10);
+  return digits === '' ? '' : String(Math.min(Number(digits), MAX_IMAGE_SEED));
+}
