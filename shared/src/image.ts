@@ -1,5 +1,6 @@
 import { BLOCKED_WORDS } from './blocked-words';
 import { appendWithinLimit } from './prompt-budget';
+import { promptParts } from './prompt-syntax';
 
 export const STABILITY_STYLE_PRESETS = [
   '3d-model',
@@ -125,16 +126,35 @@ export function mentionsPerson(prompt: string): boolean {
 }
 
 /**
- * The text_prompts sent to the image provider: the cleaned prompt with boosters (as many as fit within
- * the provider's 2,000 characters), and a negative prompt of weight -1.
+ * The text_prompts sent to the image provider, by the spec's rules and the prompt syntax (prompt-syntax.ts): each
+ * of the creator's parts with the listed words stripped; the quality boosters (as many as fit within the
+ * provider's 2,000 characters) on the heaviest positive part, the first of equals, so they add quality
+ * without shifting the balance between parts; the standard negative terms last, at weight -1. A plain
+ * prompt is one part of weight 1 with its boosters, then the negative terms.
  */
 export function sanitizeImagePrompt(prompt: string): TextPrompt[] {
-  const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
-  const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
+  const parts = promptParts(prompt)
+    .map((part) => ({ ...part, text: stripListedWords(part.text) }))
+    .filter((part) => part.text !== '');
+  const positives = parts.filter((part) => part.weight > 0);
+  // A prompt of listed words only is left with the boosters, as before the syntax was read.
+  const boosted = positives.length === 0 ? { text: '', weight: 1 } : heaviest(positives);
+  const boosters = mentionsPerson(positives.map((part) => part.text).join(' '))
+    ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS]
+    : QUALITY_BOOSTERS;
+  const withBoosters = { ...boosted, text: appendWithinLimit(boosted.text, boosters) };
   return [
-    { text: appendWithinLimit(cleaned, boosters), weight: 1 },
+    ...(positives.length === 0 ? [withBoosters] : parts.map((part) => (part === boosted ? withBoosters : part))),
     { text: NEGATIVE_PROMPT_TERMS.join(', '), weight: -1 },
   ];
+}
+
+function stripListedWords(text: string): string {
+  return text.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
+}
+
+function heaviest(parts: readonly TextPrompt[]): TextPrompt {
+  return parts.reduce((best, part) => (part.weight > best.weight ? part : best));
 }
 
 export interface ImageOptions {

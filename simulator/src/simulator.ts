@@ -9,6 +9,7 @@ import { VideoTaskStore } from './minimax/videoTaskStore';
 import { openAiRoutes } from './openai/openAiRoutes';
 import { RealtimeServer } from './openai/realtime/realtimeServer';
 import { RealtimeSessionLog } from './openai/realtime/realtimeSessionLog';
+import { ImageRequestLog } from './stability/imageRequestLog';
 import { stabilityRoutes } from './stability/stabilityRoutes';
 import { StatsCounter } from './stats';
 import { DEFAULT_CERTIFICATE_HOSTS, createDevelopmentCertificate } from './tls/development-certificate';
@@ -46,6 +47,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets, limiters });
   const tasks = new VideoTaskStore({ queueingMs, processingMs });
   const realtimeLog = new RealtimeSessionLog();
+  const imageRequests = new ImageRequestLog();
   // OpenAI's Realtime client connects only with wss://, so the Realtime API has a TLS listener of its own,
   // with the certificate given or one made at listen() for the host it listens on.
   let realtime: RealtimeServer | undefined;
@@ -53,7 +55,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   // A stand-in closes at once: a client that gave up mid-request (a cancel, a timeout) leaves nothing to wait for.
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
-  void app.register(stabilityRoutes(gate));
+  void app.register(stabilityRoutes(gate, imageRequests));
   void app.register(
     miniMaxRoutes({ gate, tasks, video: readFileSync(VIDEO_FIXTURE), onTaskCreated: () => stats.countVideoTask() }),
   );
@@ -63,6 +65,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       faults,
       stats,
       realtimeLog,
+      imageRequests,
       resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
       secureListener: () =>
         certificate === undefined || secureAddress === undefined
@@ -117,6 +120,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
     realtimeSessions: () => realtimeLog.list(),
+    imageRequests: () => imageRequests.list(),
   };
 }
 

@@ -146,4 +146,16 @@ export interface Simulator {
   stats(): SimulatorStats;
   /** The last 200 Realtime sessions, oldest first. */
   realtimeSessions(): RealtimeSessionRecord[];
+  /** The last 200 text-to-image requests Stability would have rendered, oldest first. */
+  imageRequests(): ImageRequestRecord[];
+}
+
+/** A text-to-image request as the simulated Stability read it: its weighted prompts and what shapes the picture. */
+export interface ImageRequestRecord {
+  engine: string;
+  textPrompts: { text: string; weight: number }[];
+  width: number;
+  height: number;
+  samples: number;
+  seed: number;
 }

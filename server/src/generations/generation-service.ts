@@ -13,6 +13,7 @@ import {
   exceedsPlan,
   isGenerationId,
   isRetired,
+  moderateImagePrompt,
   moderatePrompt,
   parseGenerationRequest,
   tokensExhaustedMessage,
@@ -23,6 +24,7 @@ import {
   type GenerationRequest,
   type ListQuery,
   type Me,
+  type ModerationResult,
   type PlanCatalogue,
   type SpeechModel,
 } from '@mediagen/shared';
@@ -90,8 +92,7 @@ export class GenerationService {
     const request = parsed.value;
     // No worker reads speech with a model its provider has shut down: nothing is charged for a job none would run.
     if (request.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
-    // The spec moderates image prompts; a video prompt or a speech text reaches its provider just the same.
-    const moderation = moderatePrompt(promptOf(request));
+    const moderation = moderationOf(request);
     if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
@@ -251,6 +252,14 @@ export class GenerationService {
 
 export function speechUnavailable(): ServiceError {
   return new ServiceError(503, 'NOT_READY', 'Speech generation is unavailable right now. Nothing was charged.');
+}
+
+/**
+ * The spec moderates image prompts, each of their weighted and negative parts too; a video prompt or a
+ * speech text reaches its provider just the same, so it is moderated as written.
+ */
+function moderationOf(request: GenerationRequest): ModerationResult {
+  return request.kind === 'image' ? moderateImagePrompt(request.prompt) : moderatePrompt(promptOf(request));
 }
 
 /** The text a generation is made from: the image or video prompt, or the speech text. */
