@@ -32,8 +32,7 @@ export interface PromptPart {
 }
 
 export type PromptSyntaxReading =
-  | { ok: true; parts: PromptPart[]; usesSyntax: boolean }
-  | { ok: false; message: string };
+  { ok: true; parts: PromptPart[]; usesSyntax: boolean } | { ok: false; message: string };
 
 export const PROMPT_WEIGHT_LIMIT = 10;
 

@@ -68,7 +68,10 @@ describe('image prompt syntax', () => {
   });
 
   it.each([
-    ['portrait of a chef [blurry', 'prompt: A [ is never closed: write what to keep out between [ and ], like [blurry]'],
+    [
+      'portrait of a chef [blurry',
+      'prompt: A [ is never closed: write what to keep out between [ and ], like [blurry]',
+    ],
     ['a lake::20', 'prompt: Weights go from -10 to 10: ::20 is out of range'],
     ['[blurry, text]', 'prompt: Say what to make, not only what to keep out: add words outside the [ ]'],
   ])('refuses %s as an invalid request saying what is wrong', (prompt, message) => {

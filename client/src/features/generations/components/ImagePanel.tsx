@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
+import { ERROR_MESSAGES, imageDownloadName, normalizePromptText, parsePromptSyntax } from '@mediagen/shared';
 import { useEffect, useId, useState } from 'react';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
 import { onFirstInteraction } from '@/lib/first-interaction';
@@ -10,6 +10,7 @@ import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
+import { PromptReading } from './PromptReading';
 import { ResultFrame } from './ResultFrame';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
@@ -18,7 +19,10 @@ const loadModeration = () => import('@mediagen/shared/moderation');
 export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
+  const readingId = useId();
   const [prompt, setPrompt] = useState('');
+  // Read as the API reads it: after the same normalising.
+  const reading = parsePromptSyntax(normalizePromptText(prompt, { keepLineBreaks: false }));
   const job = useGenerationJob('image', onBalanceChange, () => setPrompt(''));
   const image = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
@@ -30,9 +34,14 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
     if (!signedIn) return onRequireSignIn();
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
     if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
+    // The API refuses syntax it cannot read; the panel already says why, next to the prompt.
+    if (!reading.ok) {
+      notify.error(reading.message);
+      return;
+    }
     // The server refuses a blocked prompt anyway; saying so here spares a 'Preparing…' that leads nowhere.
-    const { moderatePrompt } = await loadModeration();
-    const moderation = moderatePrompt(prompt);
+    const { moderateImagePrompt } = await loadModeration();
+    const moderation = moderateImagePrompt(prompt);
     if (!moderation.allowed) {
       notify.error(moderation.message);
       return;
@@ -76,7 +85,9 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         value={prompt}
         onChange={setPrompt}
         placeholder={signedIn ? 'Describe the image you want to generate...' : 'Please sign in to generate images'}
+        describedBy={readingId}
       />
+      <PromptReading id={readingId} reading={reading} />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}

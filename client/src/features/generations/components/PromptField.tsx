@@ -7,6 +7,8 @@ interface PromptFieldProps {
   placeholder: string;
   disabled?: boolean;
   maxLength?: number;
+  /** The id of what explains the prompt as it is typed (how it will be read). */
+  describedBy?: string;
   onChange: (value: string) => void;
 }
 
@@ -16,6 +18,7 @@ export function PromptField({
   placeholder,
   disabled = false,
   maxLength = MAX_PROMPT_LENGTH,
+  describedBy,
   onChange,
 }: PromptFieldProps) {
   const id = useId();
@@ -32,6 +35,7 @@ export function PromptField({
         placeholder={placeholder}
         disabled={disabled}
         maxLength={maxLength}
+        aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
       />
     </div>
