@@ -86,8 +86,8 @@ export function ImagePanel({ signedIn, onRequireSignIn, onBalanceChange, balance
         onChange={setPrompt}
         placeholder={signedIn ? 'Describe the image you want to generate...' : 'Please sign in to generate images'}
         describedBy={readingId}
+        footer={<PromptReading id={readingId} reading={reading} />}
       />
-      <PromptReading id={readingId} reading={reading} />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}

@@ -1,5 +1,5 @@
 import { MAX_PROMPT_LENGTH } from '@mediagen/shared';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 interface PromptFieldProps {
   label: string;
@@ -9,6 +9,8 @@ interface PromptFieldProps {
   maxLength?: number;
   /** The id of what explains the prompt as it is typed (how it will be read). */
   describedBy?: string;
+  /** Shown under the field, within it: the panel's spacing is kept when it shows nothing. */
+  footer?: ReactNode;
   onChange: (value: string) => void;
 }
 
@@ -19,6 +21,7 @@ export function PromptField({
   disabled = false,
   maxLength = MAX_PROMPT_LENGTH,
   describedBy,
+  footer,
   onChange,
 }: PromptFieldProps) {
   const id = useId();
@@ -38,6 +41,7 @@ export function PromptField({
         aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
       />
+      {footer}
     </div>
   );
 }

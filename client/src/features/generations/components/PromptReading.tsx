@@ -2,17 +2,17 @@ import type { PromptPart, PromptSyntaxReading } from '@mediagen/shared';
 
 /**
  * How an image prompt that uses the Prompt Guide's syntax will be read: its parts with their weights, what
- * it keeps out, or why it cannot be read. Empty for a plain prompt, which is sent as it is written. The
- * region stays in the page, so screen readers hear the reading change as the creator types.
+ * it keeps out, or why it cannot be read. Empty, and no height, for a plain prompt, which is sent as it is
+ * written. The region stays in the page, so screen readers hear the reading change as the creator types.
  */
 export function PromptReading({ id, reading }: { id: string; reading: PromptSyntaxReading }) {
   return (
     <div id={id} aria-live="polite" className="text-xs">
       {!reading.ok ? (
-        <p className="text-amber-700 dark:text-amber-300">Can’t read this prompt: {reading.message}</p>
+        <p className="mt-2 text-amber-700 dark:text-amber-300">Can’t read this prompt: {reading.message}</p>
       ) : (
         reading.usesSyntax && (
-          <div className="flex flex-wrap items-center gap-1.5">
+          <div className="mt-2 flex flex-wrap items-center gap-1.5">
             <span className="font-medium text-slate-600 dark:text-slate-300">Read as:</span>
             <ul aria-label="Prompt parts" className="contents">
               {reading.parts.map((part, index) => (
