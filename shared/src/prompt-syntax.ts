@@ -3,11 +3,12 @@
  *
  * - `text::1.5` ends a part and gives it that weight. What follows starts the next part, so
  *   `mountain lake::2 cabin::1 fog::0.5` is three parts. A part with no weight weighs 1.
- * - `A AND B` (AND in capitals, between spaces) blends two parts, each weighing 1 unless weighted.
+ * - `A AND B` (AND in capitals, between words) blends two parts, each weighing 1 unless weighted.
  * - `[blurry, extra fingers]` is a negative part of weight -1, kept out of the picture. Inside the
  *   brackets the same rules hold (`[blurry::2 AND text]`), and a weight says how strongly to keep it
  *   out: `[fog::2]` and `[fog::-2]` both weigh -2.
- * - Outside brackets a weight below 0 makes a negative part too (`fog::-1` is `[fog]`), as Stability reads it.
+ * - Outside brackets a weight below 0 makes a negative part too (`fog::-1` is `[fog]`), as Stability
+ *   reads it.
  *
  * Rules for what the syntax cannot mean, chosen so nothing is sent other than as the creator reads it:
  *
@@ -16,11 +17,12 @@
  * - `::` not followed by a number is ordinary text (`std::vector`), as is a number glued to letters
  *   (`16::9px`), and so is AND at either end of the prompt. Lowercase `and` is the word and.
  * - Whitespace around parts, and commas at their ends, are left out; a part with no letter or digit
- *   (an empty `[]`, a doubled `AND`) is dropped, and syntax that leaves no words at all (a lone `AND`) is text.
+ *   (an empty `[]`, a doubled `AND`) is dropped, and syntax that leaves no words at all (`[]` alone)
+ *   is text.
  * - Refused with a message (the API answers 400), since reading them literally would ask for what the
  *   creator meant to keep out: a `[` never closed, a `]` never opened, a `[` inside brackets, a weight
- *   with no words before it or right after a `]`, a weight out of range, more than MAX_PROMPT_PARTS parts, and a prompt made
- *   only of negative parts (Stability needs something to make).
+ *   with no words before it or right after a `]`, a weight out of range, more than MAX_PROMPT_PARTS
+ *   parts, and a prompt made only of negative parts (Stability needs something to make).
  *
  * A prompt without any of this syntax is one part of weight 1, its text unchanged.
  */
@@ -49,11 +51,15 @@ const ANY_MARKER = new RegExp(MARKER.source, 'u');
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const PART_EDGES = /^[\s,]+|[\s,]+$/g;
 
+// Messages never echo what was written: the creator sees the prompt beside them.
 const SYNTAX_ERRORS = {
   unclosed: 'A [ is never closed: write what to keep out between [ and ], like [blurry]',
   unopened: 'A ] has no [ before it: write what to keep out between [ and ], like [blurry]',
   nested: 'Brackets cannot go inside brackets: close the first ] before opening another [',
   weightAfterBrackets: 'Put the weight of what to keep out inside its brackets, like [fog::2]',
+  weightWithoutWords: 'A weight needs words before it, like fog::0.5',
+  zeroWeight: 'A weight of 0 would leave its part out: remove the part or give it another weight',
+  weightOutOfRange: `Weights go from -${PROMPT_WEIGHT_LIMIT} to ${PROMPT_WEIGHT_LIMIT}, like fog::0.5 or [blurry::2]`,
   onlyNegative: 'Say what to make, not only what to keep out: add words outside the [ ]',
   tooManyParts: `A prompt can have at most ${MAX_PROMPT_PARTS} parts (weighted, joined with AND or in [ ])`,
 } as const;
@@ -121,7 +127,7 @@ function readParts(text: string, negative: boolean): PromptPart[] {
   const close = (raw: string, written: string | undefined) => {
     const partText = raw.replace(PART_EDGES, '');
     if (!HAS_WORD.test(partText)) {
-      if (written !== undefined) throw new PromptSyntaxError(`The weight ::${written} has no words before it`);
+      if (written !== undefined) throw new PromptSyntaxError(SYNTAX_ERRORS.weightWithoutWords);
       return;
     }
     const weight = written === undefined ? 1 : checkedWeight(written);
@@ -138,13 +144,7 @@ function readParts(text: string, negative: boolean): PromptPart[] {
 
 function checkedWeight(written: string): number {
   const weight = Number(written);
-  if (weight === 0) {
-    throw new PromptSyntaxError('A weight of 0 would leave its part out: remove the part or give it another weight');
-  }
-  if (Math.abs(weight) > PROMPT_WEIGHT_LIMIT) {
-    throw new PromptSyntaxError(
-      `Weights go from -${PROMPT_WEIGHT_LIMIT} to ${PROMPT_WEIGHT_LIMIT}: ::${written} is out of range`,
-    );
-  }
+  if (weight === 0) throw new PromptSyntaxError(SYNTAX_ERRORS.zeroWeight);
+  if (Math.abs(weight) > PROMPT_WEIGHT_LIMIT) throw new PromptSyntaxError(SYNTAX_ERRORS.weightOutOfRange);
   return weight;
 }

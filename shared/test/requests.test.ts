@@ -72,7 +72,7 @@ describe('image prompt syntax', () => {
       'portrait of a chef [blurry',
       'prompt: A [ is never closed: write what to keep out between [ and ], like [blurry]',
     ],
-    ['a lake::20', 'prompt: Weights go from -10 to 10: ::20 is out of range'],
+    ['a lake::20', 'prompt: Weights go from -10 to 10, like fog::0.5 or [blurry::2]'],
     ['[blurry, text]', 'prompt: Say what to make, not only what to keep out: add words outside the [ ]'],
   ])('refuses %s as an invalid request saying what is wrong', (prompt, message) => {
     expect(parseGenerationRequest({ kind: 'image', prompt }, IN_USE)).toEqual({
