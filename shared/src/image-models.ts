@@ -25,8 +25,11 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 export const IMAGE_RESOLUTIONS = ['standard', '4k'] as const;
 export type ImageResolution = (typeof IMAGE_RESOLUTIONS)[number];
 
-/** v2beta's own limits on the text fields (10,000 characters each). */
-export const MAX_NEGATIVE_PROMPT_LENGTH = 10_000;
+/**
+ * A creator's negative prompt: as long as a prompt may be. v2beta takes 10,000 characters, but the v1
+ * engine 2,000 a text prompt, and the same request must read the same on either.
+ */
+export const MAX_NEGATIVE_PROMPT_LENGTH = 2000;
 
 /** Which published API serves a model. */
 export type ImageApi = 'v1-text-to-image' | 'v2beta-generate';

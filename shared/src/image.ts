@@ -1,12 +1,7 @@
 import { BLOCKED_WORDS } from './blocked-words';
-import {
-  IMAGE_MODEL_RULES,
-  aspectRatioValue,
-  nearestAspectRatio,
-  type AspectRatio,
-  type ImageModel,
-} from './image-models';
+import { aspectRatioValue, type AspectRatio } from './image-models';
 import { appendWithinLimit } from './prompt-budget';
+import { promptParts } from './prompt-syntax';
 
 export const STABILITY_STYLE_PRESETS = [
   '3d-model',
@@ -132,27 +127,44 @@ export function mentionsPerson(prompt: string): boolean {
 }
 
 /**
- * The text_prompts sent to the image provider: the cleaned prompt with boosters (as many as fit within
- * the provider's 2,000 characters), and a negative prompt of weight -1.
+ * The text_prompts sent to the image provider, by the spec's rules and the prompt syntax (prompt-syntax.ts): each
+ * of the creator's parts with the listed words stripped; the quality boosters (as many as fit within the
+ * provider's 2,000 characters) on the heaviest positive part, the first of equals, so they add quality
+ * without shifting the balance between parts; the creator's negative prompt and the standard negative terms last, at weight -1. A plain
+ * prompt is one part of weight 1 with its boosters, then the negative terms.
  */
 export function sanitizeImagePrompt(prompt: string, negativePrompt?: string): TextPrompt[] {
-  const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
-  const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
+  const parts = promptParts(prompt)
+    .map((part) => ({ ...part, text: stripListedWords(part.text) }))
+    .filter((part) => part.text !== '');
+  const positives = parts.filter((part) => part.weight > 0);
+  // A prompt of listed words only is left with the boosters, as before the syntax was read.
+  const boosted = positives.length === 0 ? { text: '', weight: 1 } : heaviest(positives);
+  const boosters = mentionsPerson(positives.map((part) => part.text).join(' '))
+    ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS]
+    : QUALITY_BOOSTERS;
+  const withBoosters = { ...boosted, text: appendWithinLimit(boosted.text, boosters) };
   return [
-    { text: appendWithinLimit(cleaned, boosters), weight: 1 },
+    ...(positives.length === 0 ? [withBoosters] : parts.map((part) => (part === boosted ? withBoosters : part))),
     { text: negativeText(negativePrompt, V1_PROMPT_LIMIT), weight: -1 },
   ];
 }
 
-/** v1 takes 2,000 characters a text prompt; v2beta 10,000 for the prompt and the negative prompt each. */
-const V1_PROMPT_LIMIT = 2000;
-const V2_PROMPT_LIMIT = 10_000;
+function stripListedWords(text: string): string {
+  return text.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
+}
 
-/** The creator's negative prompt first, then as many of the product's own terms as fit. */
+function heaviest(parts: readonly TextPrompt[]): TextPrompt {
+  return parts.reduce((best, part) => (part.weight > best.weight ? part : best));
+}
+
+/** v1 takes 2,000 characters a text prompt. */
+const V1_PROMPT_LIMIT = 2000;
+
+/** The creator's negative prompt ("Leave out") first, then as many of the product's own terms as fit. */
 function negativeText(negativePrompt: string | undefined, limit: number): string {
   if (negativePrompt === undefined) return NEGATIVE_PROMPT_TERMS.join(', ');
-  const own = negativePrompt.slice(0, limit);
-  return appendWithinLimit(own, NEGATIVE_PROMPT_TERMS, limit);
+  return appendWithinLimit(negativePrompt.slice(0, limit), NEGATIVE_PROMPT_TERMS, limit);
 }
 
 export interface ImageOptions {
@@ -204,45 +216,6 @@ export function buildStabilityBody(
     ...(isSdxlEngine(engine) ? {} : { clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset }),
     sampler: IMAGE_DEFAULTS.sampler,
     seed,
-  };
-}
-
-/**
- * The multipart fields of a v2beta generate request (`/v2beta/stable-image/generate/{core|sd3|ultra}`):
- * the cleaned prompt with its boosters, the shape, the negative prompt and style preset where the model
- * takes them, the seed and PNG out. Every value is text, as a form sends it.
- */
-export interface StableImageGenerateForm {
-  prompt: string;
-  /** sd3 only: which SD 3.5 model. */
-  model?: string;
-  aspect_ratio: AspectRatio;
-  negative_prompt?: string;
-  style_preset?: string;
-  seed: number;
-  output_format: 'png';
-}
-
-export function buildStableImageForm(
-  prompt: string,
-  options: ImageOptions,
-  seed: number,
-  model: ImageModel,
-): StableImageGenerateForm {
-  const rules = IMAGE_MODEL_RULES[model];
-  const cleaned = prompt.replace(STRIPPED_PATTERN, ' ').replace(/\s+/g, ' ').trim();
-  const boosters = mentionsPerson(cleaned) ? [...QUALITY_BOOSTERS, ...PERSON_BOOSTERS] : QUALITY_BOOSTERS;
-  const aspectRatio =
-    options.aspectRatio ??
-    nearestAspectRatio(options.width ?? IMAGE_DEFAULTS.width, options.height ?? IMAGE_DEFAULTS.height);
-  return {
-    prompt: appendWithinLimit(cleaned, boosters, V2_PROMPT_LIMIT),
-    ...(rules.sd3Model === undefined ? {} : { model: rules.sd3Model }),
-    aspect_ratio: aspectRatio,
-    ...(rules.negativePrompt ? { negative_prompt: negativeText(options.negativePrompt, V2_PROMPT_LIMIT) } : {}),
-    ...(rules.stylePreset ? { style_preset: options.stylePreset ?? IMAGE_DEFAULTS.stylePreset } : {}),
-    seed,
-    output_format: 'png',
   };
 }
 

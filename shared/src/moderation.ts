@@ -1,6 +1,7 @@
 import { BLOCKED_WORDS } from './blocked-words';
 import { blockedPromptMessage } from './errors';
 import { foldForModeration } from './moderation-text';
+import { promptParts } from './prompt-syntax';
 
 export { BLOCKED_WORDS };
 
@@ -59,8 +60,23 @@ const BLOCKED_PATTERNS = BLOCKED_WORDS.map((word) => ({ word, pattern: wordPatte
  * is let through.
  */
 export function moderatePrompt(prompt: string): ModerationResult {
-  const text = foldForModeration(prompt);
-  const words = BLOCKED_PATTERNS.filter(({ pattern }) => pattern.test(text)).map(({ word }) => word);
+  return moderateTexts([prompt]);
+}
+
+/**
+ * An image prompt is moderated whole and part by part, negative parts included: a part is what the
+ * provider reads, and taking the syntax out can bring letters together ("n[x]u d e" holds the part
+ * "n u d e"). A blocked word is refused wherever it stands, inside [ ] or after AND too.
+ */
+export function moderateImagePrompt(prompt: string): ModerationResult {
+  return moderateTexts([prompt, ...promptParts(prompt).map((part) => part.text)]);
+}
+
+function moderateTexts(texts: readonly string[]): ModerationResult {
+  const folded = texts.map(foldForModeration);
+  const words = BLOCKED_PATTERNS.filter(({ pattern }) => folded.some((text) => pattern.test(text))).map(
+    ({ word }) => word,
+  );
   if (words.length === 0) return { allowed: true };
   return { allowed: false, words, message: blockedPromptMessage(words) };
 }

@@ -3,6 +3,7 @@ import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
 import { IMAGE_SAMPLES_PER_REQUEST, MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
 import { ASPECT_RATIOS, IMAGE_MODELS, IMAGE_RESOLUTIONS, MAX_NEGATIVE_PROMPT_LENGTH } from './image-models';
+import { parsePromptSyntax } from './prompt-syntax';
 import { normalizePromptText } from './prompt-text';
 import {
   LANGUAGE_CODES,
@@ -26,6 +27,16 @@ const prompt = writtenText({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
       .max(MAX_PROMPT_LENGTH, { error: `Prompt must be at most ${MAX_PROMPT_LENGTH} characters` }),
   );
 
+/**
+ * An image prompt's weights, AND and [negatives] are read before it is accepted: syntax that cannot be
+ * read is refused with what is wrong (prompt-syntax.ts), never sent as text asking for what it meant to
+ * keep out.
+ */
+const imagePrompt = prompt.superRefine((text, context) => {
+  const reading = parsePromptSyntax(text);
+  if (!reading.ok) context.addIssue({ code: 'custom', message: reading.message });
+});
+
 const dimension = z
   .number()
   .int()
@@ -35,7 +46,7 @@ const dimension = z
 
 export const imageRequestSchema = z.strictObject({
   kind: z.literal('image'),
-  prompt,
+  prompt: imagePrompt,
   width: dimension.optional(),
   height: dimension.optional(),
   steps: z.number().int().min(10).max(50).optional(),

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_STABILITY_ENGINE,
   MAX_PROMPT_LENGTH,
+  NEGATIVE_PROMPT_TERMS,
+  PERSON_BOOSTERS,
   PROVIDER_PROMPT_LIMIT,
+  QUALITY_BOOSTERS,
   SDXL_DIMENSIONS,
   buildStabilityBody,
   imageDownloadName,
@@ -30,6 +33,54 @@ describe('image prompt sanitizing', () => {
   it('strips the listed words except "inappropriate"', () => {
     const [positive] = sanitizeImagePrompt('gore inappropriate castle');
     expect(positive!.text.startsWith('inappropriate castle, ')).toBe(true);
+  });
+});
+
+describe('image prompt parts (the Prompt Guide syntax)', () => {
+  const NEGATIVE_TERMS = { text: NEGATIVE_PROMPT_TERMS.join(', '), weight: -1 };
+
+  it('sends a plain prompt as before: one part with its boosters, then the standard negative terms', () => {
+    expect(sanitizeImagePrompt('a lighthouse at dusk')).toEqual([
+      { text: `a lighthouse at dusk, ${QUALITY_BOOSTERS.join(', ')}`, weight: 1 },
+      NEGATIVE_TERMS,
+    ]);
+  });
+
+  it('sends each weighted part with its weight, the boosters on the heaviest, the creator negatives before the standard ones', () => {
+    expect(sanitizeImagePrompt('mountain lake::2 cabin::1 fog::0.5 [blurry, extra fingers]')).toEqual([
+      { text: `mountain lake, ${QUALITY_BOOSTERS.join(', ')}`, weight: 2 },
+      { text: 'cabin', weight: 1 },
+      { text: 'fog', weight: 0.5 },
+      { text: 'blurry, extra fingers', weight: -1 },
+      NEGATIVE_TERMS,
+    ]);
+  });
+
+  it('blends AND parts at weight 1, boosting the first of equals, with person boosters when any part mentions one', () => {
+    expect(sanitizeImagePrompt('a castle AND a woman reading [text::2]')).toEqual([
+      { text: `a castle, ${[...QUALITY_BOOSTERS, ...PERSON_BOOSTERS].join(', ')}`, weight: 1 },
+      { text: 'a woman reading', weight: 1 },
+      { text: 'text', weight: -2 },
+      NEGATIVE_TERMS,
+    ]);
+  });
+
+  it('strips the listed words from every part, and drops a part left empty', () => {
+    expect(sanitizeImagePrompt('castle AND gore [blood]').map((part) => part.text)).toEqual([
+      `castle, ${QUALITY_BOOSTERS.join(', ')}`,
+      NEGATIVE_TERMS.text,
+    ]);
+  });
+
+  it('keeps every part within the provider limit of 2,000 characters', () => {
+    const long = 'a'.repeat(1990);
+    const parts = sanitizeImagePrompt(`${long}::2 [fog]`);
+    expect(parts[0]).toEqual({ text: long, weight: 2 });
+    expect(parts.every((part) => part.text.length <= PROVIDER_PROMPT_LIMIT)).toBe(true);
+  });
+
+  it('reads a stored prompt whose syntax cannot be read literally, as it was accepted', () => {
+    expect(sanitizeImagePrompt('a sign reading [OPEN')[0]!.text.startsWith('a sign reading [OPEN, ')).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moderatePrompt } from '../src';
+import { moderateImagePrompt, moderatePrompt } from '../src';
 
 /** Ways a blocked word has been hidden, each with the word it hides. */
 const EVASIONS: [how: string, prompt: string, word: string][] = [
@@ -121,5 +121,34 @@ describe('prompt moderation (spec §5): whole words, however spelled', () => {
       expect(moderatePrompt(text)).toEqual({ allowed: true });
     }
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('image prompts with the Prompt Guide syntax', () => {
+  it.each([
+    ['inside brackets', 'a statue [nude]', 'nude'],
+    ['inside brackets with a weight', 'a statue [blurry, gore::2]', 'gore'],
+    ['after AND', 'a castle AND blood moon', 'blood'],
+    ['with a weight', 'a castle, violence::3', 'violence'],
+    ['spelled apart by a negative part', 'n[x]u d e statue', 'nude'],
+    ['hidden in a negative part', '[g\u043E\u200Bre] cathedral', 'gore'],
+  ])('refuses a blocked word %s', (_where, prompt, word) => {
+    expect(moderateImagePrompt(prompt)).toMatchObject({ allowed: false, words: [word] });
+  });
+
+  it('names every blocked word once, wherever it stands', () => {
+    expect(moderateImagePrompt('gore AND a castle [gore, nude]')).toEqual({
+      allowed: false,
+      words: ['nude', 'gore'],
+      message: 'Prompt contains inappropriate content: nude, gore',
+    });
+  });
+
+  it('lets an innocent prompt with the syntax through', () => {
+    expect(moderateImagePrompt('mountain lake::2 AND cabin [blurry, extra fingers]')).toEqual({ allowed: true });
+  });
+
+  it('reads the letters a negative part brings together only through the image rule', () => {
+    expect(moderatePrompt('n[x]u d e statue')).toEqual({ allowed: true });
   });
 });

@@ -58,6 +58,36 @@ describe('generation request validation', () => {
   });
 });
 
+describe('image prompt syntax', () => {
+  it('takes weights, AND and [negatives], keeping the prompt as written', () => {
+    const prompt = 'mountain lake::2 AND cabin [blurry, extra fingers]';
+    expect(parseGenerationRequest({ kind: 'image', prompt }, IN_USE)).toEqual({
+      ok: true,
+      value: { kind: 'image', prompt },
+    });
+  });
+
+  it.each([
+    [
+      'portrait of a chef [blurry',
+      'prompt: A [ is never closed: write what to keep out between [ and ], like [blurry]',
+    ],
+    ['a lake::20', 'prompt: Weights go from -10 to 10, like fog::0.5 or [blurry::2]'],
+    ['[blurry, text]', 'prompt: Say what to make, not only what to keep out: add words outside the [ ]'],
+  ])('refuses %s as an invalid request saying what is wrong', (prompt, message) => {
+    expect(parseGenerationRequest({ kind: 'image', prompt }, IN_USE)).toEqual({
+      ok: false,
+      error: { code: 'INVALID_REQUEST', message },
+    });
+  });
+
+  it('leaves video prompts as they are written: MiniMax has no such syntax', () => {
+    expect(parseGenerationRequest({ kind: 'video', prompt: 'a sign reading [OPEN' }, IN_USE)).toMatchObject({
+      ok: true,
+    });
+  });
+});
+
 describe('progress', () => {
   it('never goes backwards and stays at most 99', () => {
     expect(nextProgress(40, 30)).toBe(40);

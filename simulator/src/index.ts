@@ -5,6 +5,7 @@ export { DOCUMENTED_RATE_LIMITS, PROVIDER_ROUTES } from './types';
 export type {
   FaultKind,
   FaultRule,
+  ImageRequestRecord,
   ProviderRoute,
   RateLimitRule,
   RateLimits,

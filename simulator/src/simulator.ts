@@ -9,6 +9,7 @@ import { VideoTaskStore } from './minimax/videoTaskStore';
 import { openAiRoutes } from './openai/openAiRoutes';
 import { RealtimeServer } from './openai/realtime/realtimeServer';
 import { RealtimeSessionLog } from './openai/realtime/realtimeSessionLog';
+import { ImageRequestLog } from './stability/imageRequestLog';
 import { stabilityRoutes } from './stability/stabilityRoutes';
 import { stableImageRoutes } from './stability/stableImageRoutes';
 import { StatsCounter } from './stats';
@@ -21,6 +22,7 @@ import {
   type RateLimits,
   type Simulator,
   type SimulatorOptions,
+  type ImageRequestRecord,
   type StableImageRequestRecord,
 } from './types';
 
@@ -48,7 +50,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const gate = new ProviderGate({ faults, stats, latencyMs, hangingSockets, limiters });
   const tasks = new VideoTaskStore({ queueingMs, processingMs });
   const realtimeLog = new RealtimeSessionLog();
-  const stableImageLog: StableImageRequestRecord[] = [];
+  const imageRequests = new ImageRequestLog<ImageRequestRecord>();
+  const stableImageRequests = new ImageRequestLog<StableImageRequestRecord>();
   // OpenAI's Realtime client connects only with wss://, so the Realtime API has a TLS listener of its own,
   // with the certificate given or one made at listen() for the host it listens on.
   let realtime: RealtimeServer | undefined;
@@ -56,14 +59,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   // A stand-in closes at once: a client that gave up mid-request (a cancel, a timeout) leaves nothing to wait for.
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
-  void app.register(stabilityRoutes(gate));
+  void app.register(stabilityRoutes(gate, imageRequests));
   void app.register(
     stableImageRoutes({
       gate,
-      record: (entry) => {
-        stableImageLog.push(entry);
-        if (stableImageLog.length > 200) stableImageLog.shift();
-      },
+      record: (entry) => stableImageRequests.add(entry),
     }),
   );
   void app.register(
@@ -75,8 +75,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       faults,
       stats,
       realtimeLog,
-      stableImageLog: () => [...stableImageLog],
-      clearStableImageLog: () => stableImageLog.splice(0),
+      imageRequests,
+      stableImageRequests,
       resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
       secureListener: () =>
         certificate === undefined || secureAddress === undefined
@@ -131,7 +131,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
     realtimeSessions: () => realtimeLog.list(),
-    stableImageRequests: () => [...stableImageLog],
+    imageRequests: () => imageRequests.list(),
+    stableImageRequests: () => stableImageRequests.list(),
   };
 }
 

@@ -147,8 +147,20 @@ export interface Simulator {
   stats(): SimulatorStats;
   /** The last 200 Realtime sessions, oldest first. */
   realtimeSessions(): RealtimeSessionRecord[];
+  /** The last 200 text-to-image (v1) requests Stability would have rendered, oldest first. */
+  imageRequests(): ImageRequestRecord[];
   /** The last 200 Stability v2beta requests it accepted, oldest first. */
   stableImageRequests(): StableImageRequestRecord[];
+}
+
+/** A text-to-image request as the simulated Stability read it: its weighted prompts and what shapes the picture. */
+export interface ImageRequestRecord {
+  engine: string;
+  textPrompts: { text: string; weight: number }[];
+  width: number;
+  height: number;
+  samples: number;
+  seed: number;
 }
 
 /** What a Stability v2beta request asked for, as the form sent it (the fields it left out are absent). */

@@ -61,6 +61,35 @@ describe('control API', () => {
     expect((await postJson(`${url}${SDXL_PATH}`, imageBody())).status).toBe(200);
   });
 
+  it('GET /__sim/stability/requests keeps the weighted text prompts of each rendered request; reset forgets them', async () => {
+    const simulator = await startSimulator();
+    const { url } = simulator;
+    const textPrompts = [
+      { text: 'mountain lake', weight: 2 },
+      { text: 'fog', weight: 0.5 },
+      { text: 'blurry', weight: -1.5 },
+    ];
+    await postJson(`${url}${SDXL_PATH}`, imageBody({ text_prompts: [...textPrompts, { text: 'cabin' }] }));
+    // Refused before rendering: nothing to record.
+    await postJson(`${url}${SDXL_PATH}`, imageBody({ width: 1000 }));
+
+    const requests = await (await fetch(`${url}/__sim/stability/requests`)).json();
+    expect(requests).toEqual([
+      {
+        engine: 'stable-diffusion-xl-1024-v1-0',
+        textPrompts: [...textPrompts, { text: 'cabin', weight: 1 }],
+        width: 1024,
+        height: 1024,
+        samples: 1,
+        seed: 1234,
+      },
+    ]);
+    expect(simulator.imageRequests()).toEqual(requests);
+
+    expect((await postJson(`${url}/__sim/reset`, {}, {})).status).toBe(204);
+    expect(simulator.imageRequests()).toEqual([]);
+  });
+
   it('injectFault refuses a rule that can never apply', () => {
     const simulator = createSimulator();
     expect(() => simulator.injectFault({ route: 'image', fault: 'fail-status' })).toThrow(/video\.query/);

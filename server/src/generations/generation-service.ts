@@ -16,6 +16,7 @@ import {
   isGenerationId,
   isImageModel,
   isRetired,
+  moderateImagePrompt,
   moderatePrompt,
   parseGenerationRequest,
   tokensExhaustedMessage,
@@ -26,6 +27,7 @@ import {
   type GenerationRequest,
   type ListQuery,
   type Me,
+  type ModerationResult,
   type PlanCatalogue,
   type SpeechModel,
 } from '@mediagen/shared';
@@ -92,8 +94,7 @@ export class GenerationService {
     if (!parsed.ok) throw ServiceError.from(400, parsed.error);
     // No worker reads speech with a model its provider has shut down: nothing is charged for a job none would run.
     if (parsed.value.kind === 'speech' && isRetired(speechModel, this.clock())) throw speechUnavailable();
-    // The spec moderates image prompts; a video prompt or a speech text reaches its provider just the same.
-    const moderation = moderatePrompt(promptOf(parsed.value));
+    const moderation = moderationOf(parsed.value);
     if (!moderation.allowed) throw new ServiceError(400, 'PROMPT_BLOCKED', moderation.message);
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
@@ -265,6 +266,21 @@ export class GenerationService {
 
 export function speechUnavailable(): ServiceError {
   return new ServiceError(503, 'NOT_READY', 'Speech generation is unavailable right now. Nothing was charged.');
+}
+
+/**
+ * The spec moderates image prompts, each of their weighted and negative parts too; a video prompt or a
+ * speech text reaches its provider just the same, so it is moderated as written.
+ */
+/**
+ * The spec moderates image prompts; a video prompt or a speech text reaches its provider just the same.
+ * An image's every part is read, its negative prompt too: words kept out still reach the provider.
+ */
+function moderationOf(request: GenerationRequest): ModerationResult {
+  if (request.kind !== 'image') return moderatePrompt(promptOf(request));
+  const prompt = moderateImagePrompt(request.prompt);
+  if (!prompt.allowed || request.negativePrompt === undefined) return prompt;
+  return moderatePrompt(request.negativePrompt);
 }
 
 /** The text a generation is made from: the image or video prompt, or the speech text. */

@@ -2,17 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FaultBook } from '../faults/faultBook';
 import { InvalidFaultRuleError, parseFaultRule } from '../faults/parseFaultRule';
 import type { RealtimeSessionLog } from '../openai/realtime/realtimeSessionLog';
+import type { ImageRequestLog } from '../stability/imageRequestLog';
 import type { StatsCounter } from '../stats';
-import type { StableImageRequestRecord } from '../types';
+import type { ImageRequestRecord, StableImageRequestRecord } from '../types';
 import { describeRequestError } from '../requestError';
 
 interface ControlRoutesDeps {
   faults: FaultBook;
   stats: StatsCounter;
   realtimeLog: RealtimeSessionLog;
-  /** The Stability v2beta requests accepted, oldest first, and forgetting them. */
-  stableImageLog(): StableImageRequestRecord[];
-  clearStableImageLog(): void;
+  imageRequests: ImageRequestLog<ImageRequestRecord>;
+  stableImageRequests: ImageRequestLog<StableImageRequestRecord>;
   /** Forgets every key's recent requests and lockout. */
   resetLimits(): void;
   /** The Realtime API's TLS port and certificate, once it listens. */
@@ -24,8 +24,8 @@ export function controlRoutes({
   faults,
   stats,
   realtimeLog,
-  stableImageLog,
-  clearStableImageLog,
+  imageRequests,
+  stableImageRequests,
   resetLimits,
   secureListener,
 }: ControlRoutesDeps): FastifyPluginAsync {
@@ -49,7 +49,8 @@ export function controlRoutes({
 
     app.get('/__sim/realtime/sessions', async () => realtimeLog.list());
 
-    app.get('/__sim/stability/requests', async () => stableImageLog());
+    app.get('/__sim/stability/requests', async () => imageRequests.list());
+    app.get('/__sim/stability/v2beta/requests', async () => stableImageRequests.list());
 
     // A development worker finds the Realtime API here: the port to connect to and the certificate to trust.
     app.get('/__sim/tls', async (_request, reply) => {
@@ -66,7 +67,8 @@ export function controlRoutes({
       faults.clear();
       stats.reset();
       realtimeLog.clear();
-      clearStableImageLog();
+      imageRequests.clear();
+      stableImageRequests.clear();
       resetLimits();
       return reply.code(204).send();
     });

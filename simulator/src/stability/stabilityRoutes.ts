@@ -5,13 +5,18 @@ import { describeRequestError } from '../requestError';
 import { ENGINES, sizeProblem } from './engines';
 import { renderArtifacts } from './renderArtifacts';
 import { SIMULATED_CREDITS, balanceFaultReplies, imageFaultReplies, stabilityError } from './stabilityErrors';
+import type { ImageRequestRecord } from '../types';
+import type { ImageRequestLog } from './imageRequestLog';
 import { isTextToImageProblem, validateTextToImage } from './validateTextToImage';
 
 /**
  * Stability AI v1: POST /v1/generation/:engineId/text-to-image, for the engines still served, and
  * GET /v1/user/balance, the organization's credits.
  */
-export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
+export function stabilityRoutes(
+  gate: ProviderGate,
+  imageRequests: ImageRequestLog<ImageRequestRecord>,
+): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, _request, reply) => {
       const { statusCode: status, message } = describeRequestError(error);
@@ -34,6 +39,7 @@ export function stabilityRoutes(gate: ProviderGate): FastifyPluginAsync {
         if (isTextToImageProblem(parsed)) return reply.code(400).send(stabilityError(parsed.name, parsed.message));
         const size = sizeProblem(engineId, parsed.width, parsed.height);
         if (size !== undefined) return reply.code(400).send(stabilityError(size.name, size.message));
+        imageRequests.add({ engine: engineId, ...parsed });
         const filtered = gate.routeFaultOf(request)?.fault === 'content-filtered';
         return { artifacts: renderArtifacts(parsed, filtered ? 'CONTENT_FILTERED' : 'SUCCESS') };
       },

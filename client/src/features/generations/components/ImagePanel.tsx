@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, imageDownloadName } from '@mediagen/shared';
+import { ERROR_MESSAGES, imageDownloadName, normalizePromptText, parsePromptSyntax } from '@mediagen/shared';
 import { useEffect, useId, useState } from 'react';
 import { DownloadIcon, ImageIcon } from '@/components/ui/icons';
 import { onFirstInteraction } from '@/lib/first-interaction';
@@ -11,6 +11,7 @@ import { GenerationStatus } from './GenerationStatus';
 import { DEFAULT_IMAGE_CHOICES, ImageSettings, imageRequestFields, type ImageChoices } from './ImageSettings';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
+import { PromptReading } from './PromptReading';
 import { ResultFrame } from './ResultFrame';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
@@ -25,8 +26,11 @@ export function ImagePanel({
 }: GeneratorPanelProps) {
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
+  const readingId = useId();
   const [prompt, setPrompt] = useState('');
   const [choices, setChoices] = useState<ImageChoices>(DEFAULT_IMAGE_CHOICES);
+  // Read as the API reads it: after the same normalising.
+  const reading = parsePromptSyntax(normalizePromptText(prompt, { keepLineBreaks: false }));
   const job = useGenerationJob('image', onBalanceChange, () => {
     setPrompt('');
     setChoices(DEFAULT_IMAGE_CHOICES);
@@ -41,9 +45,14 @@ export function ImagePanel({
     if (!signedIn) return onRequireSignIn();
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
     if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
+    // The API refuses syntax it cannot read; the panel already says why, next to the prompt.
+    if (!reading.ok) {
+      notify.error(reading.message);
+      return;
+    }
     // The server refuses a blocked prompt anyway; saying so here spares a 'Preparing…' that leads nowhere.
-    const { moderatePrompt } = await loadModeration();
-    const moderation = moderatePrompt(prompt);
+    const { moderateImagePrompt } = await loadModeration();
+    const moderation = moderateImagePrompt(prompt);
     if (!moderation.allowed) {
       notify.error(moderation.message);
       return;
@@ -87,6 +96,8 @@ export function ImagePanel({
         value={prompt}
         onChange={setPrompt}
         placeholder={signedIn ? 'Describe the image you want to generate...' : 'Please sign in to generate images'}
+        describedBy={readingId}
+        footer={<PromptReading id={readingId} reading={reading} />}
       />
       <ImageSettings value={choices} plan={plan} disabled={job.busy} onChange={setChoices} />
       <GenerateButton

@@ -1,5 +1,5 @@
 import { MAX_PROMPT_LENGTH } from '@mediagen/shared';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
 interface PromptFieldProps {
   label: string;
@@ -7,6 +7,10 @@ interface PromptFieldProps {
   placeholder: string;
   disabled?: boolean;
   maxLength?: number;
+  /** The id of what explains the prompt as it is typed (how it will be read). */
+  describedBy?: string;
+  /** Shown under the field, within it: the panel's spacing is kept when it shows nothing. */
+  footer?: ReactNode;
   onChange: (value: string) => void;
 }
 
@@ -16,6 +20,8 @@ export function PromptField({
   placeholder,
   disabled = false,
   maxLength = MAX_PROMPT_LENGTH,
+  describedBy,
+  footer,
   onChange,
 }: PromptFieldProps) {
   const id = useId();
@@ -32,8 +38,10 @@ export function PromptField({
         placeholder={placeholder}
         disabled={disabled}
         maxLength={maxLength}
+        aria-describedby={describedBy}
         onChange={(event) => onChange(event.target.value)}
       />
+      {footer}
     </div>
   );
 }

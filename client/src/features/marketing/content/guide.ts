@@ -14,20 +14,24 @@ export const PROMPT_FORMULAS = [
   },
 ] as const;
 
+/**
+ * The first three are image prompt syntax the API reads (shared/src/prompt-syntax.ts): their texts say
+ * what it does, and guide.test.ts checks each example reads as its text says.
+ */
 export const ADVANCED_TECHNIQUES = [
   {
     title: 'Weighted prompts',
-    text: 'Give parts of a prompt more or less importance with :: and a weight.',
+    text: 'In image prompts, end a part with :: and a weight from -10 to 10 to give it more or less importance. Parts without a weight count 1.',
     example: 'mountain lake::2 cabin::1 fog::0.5',
   },
   {
     title: 'Negative prompts',
-    text: 'Put what you do not want in brackets to keep it out of the result.',
-    example: 'portrait of a chef [blurry, extra fingers, text]',
+    text: 'Put what you do not want in square brackets to keep it out of an image. A weight inside keeps it out harder.',
+    example: 'portrait of a chef [blurry, extra fingers] [text::2]',
   },
   {
     title: 'Style mixing',
-    text: 'Blend two styles by joining them with AND.',
+    text: 'Blend two styles in an image by joining them with AND, in capitals.',
     example: 'city skyline, watercolor AND cyberpunk',
   },
   {
