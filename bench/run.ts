@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [enqueue|e2e|progress|memory|scale|ratelimit|client ...]`: every figure against its ceiling measured
+ * `pnpm bench [enqueue|e2e|capacity|progress|memory|scale|ratelimit|client ...]`: every figure against its ceiling measured
  * in the same run, on the same Redis, each part on its own key prefix (removed afterwards).
  * Results are printed as a table and written to bench/results/latest.json.
  */
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ROOT } from './lib/env';
 import { table, type Figure } from './lib/report';
 import { createUsers, startEmulator, stopEmulator, type BenchUser } from './lib/users';
+import { capacityBench } from './parts/capacity';
 import { clientBench } from './parts/client';
 import { e2eBench } from './parts/e2e';
 import { enqueueBench } from './parts/enqueue';
@@ -29,6 +30,7 @@ const PARTS = {
   enqueue: enqueueBench,
   lifecycle: lifecycleBench,
   e2e: e2eBench,
+  capacity: capacityBench,
   progress: progressBench,
   memory: memoryBench,
   scale: scaleBench,
@@ -38,7 +40,7 @@ const PARTS = {
   client: clientBench,
 };
 type PartName = keyof typeof PARTS;
-const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'progress', 'memory', 'priority', 'scale'];
+const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'capacity', 'progress', 'memory', 'priority', 'scale'];
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(name in PARTS));

@@ -14,6 +14,8 @@ export interface Figure {
 
 export function fmt(value: number | undefined, digits = 1): string {
   if (value === undefined || Number.isNaN(value)) return '–';
+  // A latency percentile that falls on a job never heard (see lib/late-or-lost.ts).
+  if (value === Infinity) return '∞';
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(digits);
 }
 
