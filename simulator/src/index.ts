@@ -13,4 +13,5 @@ export type {
   Simulator,
   SimulatorOptions,
   SimulatorStats,
+  VideoTaskRecord,
 } from './types';

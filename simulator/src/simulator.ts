@@ -63,6 +63,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       faults,
       stats,
       realtimeLog,
+      videoTasks: tasks,
       resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
       secureListener: () =>
         certificate === undefined || secureAddress === undefined
@@ -117,6 +118,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     clearFaults: () => faults.clear(),
     stats: () => stats.snapshot(),
     realtimeSessions: () => realtimeLog.list(),
+    videoTasks: () => tasks.requested(),
   };
 }
 

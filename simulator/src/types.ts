@@ -131,6 +131,20 @@ export interface RealtimeSessionRecord {
   responses: RealtimeResponseRecord[];
 }
 
+/**
+ * What one accepted POST /v1/video_generation asked for, as sent (absent fields stay absent), so a test
+ * can check the model, resolution and length a video went out with.
+ */
+export interface VideoTaskRecord {
+  taskId: string;
+  model: string;
+  prompt: string | undefined;
+  duration: number | undefined;
+  resolution: string | undefined;
+  promptOptimizer: boolean | undefined;
+  fastPretreatment: boolean | undefined;
+}
+
 export interface Simulator {
   app: FastifyInstance;
   /** The base URL; only known once listen() has resolved. */
@@ -146,4 +160,6 @@ export interface Simulator {
   stats(): SimulatorStats;
   /** The last 200 Realtime sessions, oldest first. */
   realtimeSessions(): RealtimeSessionRecord[];
+  /** The last 200 video tasks created, oldest first: what each was asked for. */
+  videoTasks(): VideoTaskRecord[];
 }

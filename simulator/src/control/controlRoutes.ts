@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FaultBook } from '../faults/faultBook';
 import { InvalidFaultRuleError, parseFaultRule } from '../faults/parseFaultRule';
+import type { VideoTaskStore } from '../minimax/videoTaskStore';
 import type { RealtimeSessionLog } from '../openai/realtime/realtimeSessionLog';
 import type { StatsCounter } from '../stats';
 import { describeRequestError } from '../requestError';
@@ -9,6 +10,7 @@ interface ControlRoutesDeps {
   faults: FaultBook;
   stats: StatsCounter;
   realtimeLog: RealtimeSessionLog;
+  videoTasks: Pick<VideoTaskStore, 'requested' | 'clearRequests'>;
   /** Forgets every key's recent requests and lockout. */
   resetLimits(): void;
   /** The Realtime API's TLS port and certificate, once it listens. */
@@ -20,6 +22,7 @@ export function controlRoutes({
   faults,
   stats,
   realtimeLog,
+  videoTasks,
   resetLimits,
   secureListener,
 }: ControlRoutesDeps): FastifyPluginAsync {
@@ -43,6 +46,8 @@ export function controlRoutes({
 
     app.get('/__sim/realtime/sessions', async () => realtimeLog.list());
 
+    app.get('/__sim/video/tasks', async () => videoTasks.requested());
+
     // A development worker finds the Realtime API here: the port to connect to and the certificate to trust.
     app.get('/__sim/tls', async (_request, reply) => {
       const listener = secureListener();
@@ -58,6 +63,7 @@ export function controlRoutes({
       faults.clear();
       stats.reset();
       realtimeLog.clear();
+      videoTasks.clearRequests();
       resetLimits();
       return reply.code(204).send();
     });
