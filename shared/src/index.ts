@@ -19,3 +19,4 @@ export * from './speech';
 export * from './speech-models';
 export * from './tokens';
 export * from './video';
+export * from './video-models';

@@ -15,6 +15,7 @@ import {
   isRetired,
   moderatePrompt,
   parseGenerationRequest,
+  resolveVideoRequest,
   tokensExhaustedMessage,
   tooManyInFlightMessage,
   type Generation,
@@ -25,6 +26,7 @@ import {
   type Me,
   type PlanCatalogue,
   type SpeechModel,
+  type VideoSettings,
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
@@ -97,14 +99,14 @@ export class GenerationService {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
     }
 
-    await this.checkPlanLimits(user.uid, request);
+    const video = await this.checkPlanLimits(user.uid, request);
 
     const { kind } = request;
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
       uid: user.uid,
       kind,
-      request: recordedRequest(request, speechModel),
+      request: recordedRequest(request, speechModel, video),
       prompt: promptOf(request),
       maxInFlight: this.options.maxInFlightPerUser,
       emailHash: this.options.emailHash(user.email),
@@ -166,8 +168,10 @@ export class GenerationService {
   async runAgain(user: AuthUser, id: string, idempotencyKey?: string): Promise<SubmitOutcome> {
     const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
     if (record === null) throw notFound();
-    // Read by the speech model in use now, which may not be the one recorded.
-    const { seed: _seed, model: _model, ...settings } = record.request;
+    // A speech is read by the speech model in use now, which may not be the one recorded; a video keeps the
+    // model, resolution and length it was made with (refused if the plan no longer makes them).
+    const { seed: _seed, ...settings } = record.request;
+    if (record.kind === 'speech') delete settings.model;
     return this.submit(user, { kind: record.kind, ...settings }, idempotencyKey);
   }
 
@@ -237,15 +241,23 @@ export class GenerationService {
   }
 
   /**
-   * Free's limits are the tightest, so a request within them fits every plan and costs no read; one
-   * beyond them is checked against the caller's plan as it is now.
+   * Free's limits are the tightest, so an image or speech within them fits every plan and costs no read;
+   * one beyond them is checked against the caller's plan as it is now. A video is settled on the caller's
+   * plan, whose default model it is made with (shared/src/video-models.ts): the settings it returns are
+   * recorded, so the worker sends, and spend prices, what was charged for whatever the plan becomes.
    */
-  private async checkPlanLimits(uid: string, request: GenerationRequest): Promise<void> {
+  private async checkPlanLimits(uid: string, request: GenerationRequest): Promise<VideoSettings | undefined> {
     const { plans } = this.options;
-    if (exceedsPlan(request, 'free', plans.free) === null) return;
+    if (request.kind === 'video') {
+      const settled = resolveVideoRequest(await this.options.lifecycle.planOf(uid), request);
+      if (settled.ok) return settled.settings;
+      throw new ServiceError(settled.code === 'PLAN_LIMIT' ? 403 : 400, settled.code, settled.message);
+    }
+    if (exceedsPlan(request, 'free', plans.free) === null) return undefined;
     const plan = await this.options.lifecycle.planOf(uid);
     const refusal = exceedsPlan(request, plan, plans[plan]);
     if (refusal !== null) throw new ServiceError(403, 'PLAN_LIMIT', refusal);
+    return undefined;
   }
 }
 
@@ -260,13 +272,18 @@ function promptOf(request: GenerationRequest): string {
 
 /**
  * What the record keeps of a request: without its kind; an image gets its seed now so every attempt
- * reuses it, a speech the model in use, so it is read as the creator was shown while it waits.
+ * reuses it, a speech the model in use, so it is read as the creator was shown while it waits, and a
+ * video the model, resolution, length and quality its plan settled on.
  */
-function recordedRequest(request: GenerationRequest, speechModel: SpeechModel): Record<string, unknown> {
+function recordedRequest(
+  request: GenerationRequest,
+  speechModel: SpeechModel,
+  video: VideoSettings | undefined,
+): Record<string, unknown> {
   const { kind: _kind, ...rest } = request;
   if (request.kind === 'image') return { ...rest, seed: request.seed ?? randomInt(0, MAX_IMAGE_SEED + 1) };
   if (request.kind === 'speech') return { ...rest, model: speechModel };
-  return rest;
+  return { ...rest, ...video };
 }
 
 /** Hash of a request with its keys sorted, so the same body in another key order is the same request. */
