@@ -14,7 +14,6 @@ import {
 import {
   GENERATION_KINDS,
   PLAN_IDS,
-  VIDEO_MODEL_CHOICES,
   VIDEO_POLL_INTERVAL_MS,
   extraPollWindowMs,
   sentVideoModel,
@@ -156,23 +155,23 @@ function videoPolling(reader: EnvReader): WorkerConfig['videoPolling'] {
   return maxPolls === undefined ? { intervalMs } : { intervalMs, maxPolls };
 }
 
+/** How long a generation may run from its first start (job-runner.ts, reconciler.ts). */
+export type JobDeadline = (generation: { kind: GenerationKind; request: Record<string, unknown> }) => number;
+
 /**
- * Each kind's job deadline: JOB_DEADLINE_MS, which is sized for the spec's 12-minute video window; a
- * video model polled longer gets as much more, so its task, already paid for, is polled to the end. The
- * deadline is the kind's, so it covers the longest window of the models videos are sent to: the base
- * model and every plan's (Hailuo-2.3's 30 minutes).
+ * Each generation's job deadline: JOB_DEADLINE_MS, which is sized for the spec's 12-minute video window; a
+ * video whose model is polled longer (Hailuo-2.3's 30 minutes: Pro's and Enterprise's videos) gets as much
+ * more, so its task, already paid for, is polled to the end. Read from the model recorded with the
+ * request, so a base-model video keeps the spec's deadline.
  */
-export function jobDeadlinesMs(
+export function jobDeadlineOf(
   config: Pick<WorkerConfig, 'jobDeadlineMs' | 'videoPolling'> & { minimax: Pick<WorkerConfig['minimax'], 'model'> },
-): Record<GenerationKind, number> {
-  const sent = VIDEO_MODEL_CHOICES.map((choice) => sentVideoModel(choice, config.minimax.model));
-  const longestWindowMs = Math.max(
-    ...sent.map((model) => config.videoPolling.intervalMs * maxPollsFor(config.videoPolling, model)),
-  );
-  return {
-    image: config.jobDeadlineMs,
-    speech: config.jobDeadlineMs,
-    video: config.jobDeadlineMs + extraPollWindowMs(longestWindowMs),
+): JobDeadline {
+  return ({ kind, request }) => {
+    if (kind !== 'video') return config.jobDeadlineMs;
+    const model = sentVideoModel(request.model, config.minimax.model);
+    const windowMs = config.videoPolling.intervalMs * maxPollsFor(config.videoPolling, model);
+    return config.jobDeadlineMs + extraPollWindowMs(windowMs);
   };
 }
 

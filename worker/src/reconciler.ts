@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
 import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
+import type { JobDeadline } from './config';
 import { giveBackPendingCalls } from './paid-calls';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
@@ -35,8 +36,8 @@ export interface ReconcilerOptions {
   plans: PlanCatalogue;
   /** A generation untouched for this long is checked (the API enqueues right after it records). */
   staleAfterMs: number;
-  /** Per kind, as the job runner has them (config.ts, jobDeadlinesMs). */
-  jobDeadlineMs: Record<GenerationKind, number>;
+  /** Per generation, as the job runner has them (config.ts, jobDeadlineOf). */
+  jobDeadlineMs: JobDeadline;
   clock?: () => number;
 }
 
@@ -83,7 +84,7 @@ export class Reconciler {
     const unfinished = await db
       .selectFrom('generations as g')
       .leftJoin('accounts as a', 'a.uid', 'g.uid')
-      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'a.plan'])
+      .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'g.request', 'a.plan'])
       .where('g.status', 'in', ['queued', 'active'])
       .where('g.updated_at', '<', new Date(now - this.options.staleAfterMs))
       .orderBy('g.updated_at')
@@ -119,7 +120,7 @@ export class Reconciler {
       const overdue =
         generation.status === 'active' &&
         generation.started_at !== null &&
-        generation.started_at.getTime() + this.options.jobDeadlineMs[generation.kind] < now;
+        generation.started_at.getTime() + this.options.jobDeadlineMs(generation) < now;
       if (overdue) {
         const error = deadlineError(generation.kind);
         if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerConfigError, jobDeadlinesMs, loadWorkerConfig } from '../src/config';
+import { WorkerConfigError, jobDeadlineOf, loadWorkerConfig } from '../src/config';
 import { maxPollsFor } from '../src/processors/video-polling';
 
 const development = { MEDIAGEN_MODE: 'development' };
@@ -150,18 +150,24 @@ describe('the simulator is a development tool', () => {
     }
   });
 
-  it("polls each model for its own window, and lets a video job's deadline cover the longest", () => {
+  it("polls each model for its own window, and lets each video job's deadline cover its model's", () => {
     const config = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000' });
     expect(config.videoPolling).toEqual({ intervalMs: 2000 });
     // The spec's 12 minutes for the base model; Hailuo's renders sometimes take longer: 30 minutes.
     expect(maxPollsFor(config.videoPolling, 'T2V-01')).toBe(360);
     expect(maxPollsFor(config.videoPolling, 'MiniMax-Hailuo-2.3')).toBe(900);
-    // Pro and Enterprise videos are Hailuo's: 18 more minutes for every video job.
-    expect(jobDeadlinesMs(config)).toEqual({ image: 15 * 60_000, video: 33 * 60_000, speech: 15 * 60_000 });
+    // A Hailuo video (Pro's, Enterprise's) gets 18 more minutes; the base model's the spec's deadline.
+    const deadline = jobDeadlineOf(config);
+    const hailuo = { kind: 'video', request: { model: 'MiniMax-Hailuo-2.3', resolution: '1080P' } } as const;
+    expect(deadline(hailuo)).toBe(33 * 60_000);
+    expect(deadline({ kind: 'video', request: { model: 'T2V-01' } })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'video', request: {} })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'image', request: {} })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'speech', request: {} })).toBe(15 * 60_000);
 
     const fixed = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000', VIDEO_MAX_POLLS: '10' });
     expect(maxPollsFor(fixed.videoPolling, 'MiniMax-Hailuo-2.3')).toBe(10);
-    expect(jobDeadlinesMs(fixed).video).toBe(15 * 60_000);
+    expect(jobDeadlineOf(fixed)(hailuo)).toBe(15 * 60_000);
   });
 
   it('refuses a Stability engine id that now answers 404', () => {
