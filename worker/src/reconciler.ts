@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
-import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
+import type { PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 import type { JobDeadline } from './config';
 import { giveBackPendingCalls } from './paid-calls';
