@@ -67,7 +67,7 @@ const submitSpeech = (uid: string) =>
   });
 
 describe('prices', () => {
-  const context = { videoModel: 'MiniMax-Hailuo-02', speechModel: 'tts-1' } as const;
+  const context = { videoModel: 'T2V-01', speechModel: 'tts-1' } as const;
   it('estimates each kind from its request', () => {
     expect(estimateCostUsd('image', { steps: 30, samples: 1 }, DEFAULT_PRICES, context)).toBe(0.009);
     // One image whatever an older stored request asked for: the worker sends one sample.
@@ -77,14 +77,27 @@ describe('prices', () => {
     expect(estimateCostUsd('image', { model: 'stable-image-core' }, DEFAULT_PRICES, context)).toBe(0.03);
     expect(estimateCostUsd('image', { model: 'sdxl-1.0', steps: 30 }, DEFAULT_PRICES, context)).toBe(0.009);
     expect(estimateCostUsd('image', { model: 'stable-image-ultra' }, DEFAULT_PRICES, context, 'upscale')).toBe(0.02);
-    expect(estimateCostUsd('video', { duration: 6, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.282);
-    expect(estimateCostUsd('video', { duration: 10, quality: 'standard' }, DEFAULT_PRICES, context)).toBe(0.47);
-    expect(estimateCostUsd('video', { duration: 6 }, DEFAULT_PRICES, { ...context, videoModel: 'T2V-01' })).toBe(0.43);
     // $15 per million characters.
     expect(estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, context)).toBe(0.015);
     expect(
       estimateCostUsd('speech', { input: 'x'.repeat(1000) }, DEFAULT_PRICES, { ...context, speechModel: 'tts-1-hd' }),
     ).toBe(0.03);
+  });
+
+  it("prices a video by the model, resolution and length it settled on: MiniMax's price per video", () => {
+    const hailuo = (resolution: string, duration: number, quality = 'standard') =>
+      estimateCostUsd('video', { model: 'MiniMax-Hailuo-2.3', resolution, duration, quality }, DEFAULT_PRICES, context);
+    expect(hailuo('768P', 6)).toBe(0.28);
+    expect(hailuo('768P', 10)).toBe(0.56);
+    expect(hailuo('1080P', 6, 'hd')).toBe(0.49);
+    const base = { model: 'T2V-01', resolution: '720P', duration: 6, quality: 'standard' };
+    expect(estimateCostUsd('video', base, DEFAULT_PRICES, context)).toBe(0.43);
+    // Recorded before video models had plans: the base model made it.
+    expect(estimateCostUsd('video', { duration: 6, quality: 'hd' }, DEFAULT_PRICES, context)).toBe(0.43);
+    const prices = readPriceTable(new EnvReader({ PRICE_MINIMAX_HAILUO_USD_PER_768P_10S_CLIP: '0.5' }));
+    expect(
+      estimateCostUsd('video', { model: 'MiniMax-Hailuo-2.3', resolution: '768P', duration: 10 }, prices, context),
+    ).toBe(0.5);
   });
 
   it('prices a Realtime reading by its tokens, with the model recorded with the speech', () => {

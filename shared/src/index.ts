@@ -22,3 +22,4 @@ export * from './speech-models';
 export * from './stable-image-prompt';
 export * from './tokens';
 export * from './video';
+export * from './video-models';

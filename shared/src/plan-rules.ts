@@ -2,14 +2,15 @@ import { IMAGE_MODEL_RULES, PLAN_IMAGE_MODELS, type ImageModel, type PlanImageMo
 import type { PlanId } from './plans';
 import type { GenerationRequest } from './requests';
 import { DAY_MS, TOKEN_ALLOWANCE, TOKEN_RESET_PERIOD_DAYS, type TokenBalance } from './tokens';
-import type { VideoQuality } from './video';
+import { resolveVideoRequest } from './video-models';
 
-/** What a request of one generation may ask for on a plan. */
+/**
+ * What a request of one generation may ask for on a plan. A plan's videos are its video models'
+ * (video-models.ts, PLAN_VIDEO_MODELS: what each renders, at which resolutions and lengths).
+ */
 export interface RequestLimits {
   /** Longest side of an image, in pixels. */
   maxImageSide: number;
-  maxVideoSeconds: number;
-  videoQualities: readonly VideoQuality[];
   /** The image models the plan may name, its default, and whether it makes 4K. */
   image: PlanImageModels;
 }
@@ -39,19 +40,14 @@ export type PlanCatalogue = Record<PlanId, PlanRules>;
 
 /**
  * Free is the spec's (1 image, 1 video, 2 speech per 30 days; its defaults: one 1024² image, 6 s standard
- * video). Pro's "500 generations per month" and Enterprise's "unlimited, 4K" from the pricing table,
+ * video, made with the base model, T2V-01). Pro's "500 generations per month" and Enterprise's "unlimited, 4K" from the pricing table,
  * split by kind; operators change both by configuration (PLAN_PRO_ALLOWANCE, PLAN_ENTERPRISE_DAILY_CAP).
  */
 export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   free: {
     allowance: { ...TOKEN_ALLOWANCE },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: {
-      maxImageSide: 1024,
-      maxVideoSeconds: 6,
-      videoQualities: ['draft', 'standard'],
-      image: PLAN_IMAGE_MODELS.free,
-    },
+    limits: { maxImageSide: 1024, image: PLAN_IMAGE_MODELS.free },
     watermark: true,
     queuePriority: 3,
     dailySpendCapUsd: 2,
@@ -59,12 +55,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   pro: {
     allowance: { image: 250, video: 50, speech: 200 },
     periodDays: TOKEN_RESET_PERIOD_DAYS,
-    limits: {
-      maxImageSide: 1536,
-      maxVideoSeconds: 10,
-      videoQualities: ['draft', 'standard', 'hd'],
-      image: PLAN_IMAGE_MODELS.pro,
-    },
+    limits: { maxImageSide: 1536, image: PLAN_IMAGE_MODELS.pro },
     watermark: false,
     queuePriority: 2,
     dailySpendCapUsd: 25,
@@ -72,12 +63,7 @@ export const DEFAULT_PLAN_RULES: PlanCatalogue = {
   enterprise: {
     allowance: { image: 200, video: 40, speech: 400 },
     periodDays: 1,
-    limits: {
-      maxImageSide: 2048,
-      maxVideoSeconds: 120,
-      videoQualities: ['draft', 'standard', 'hd'],
-      image: PLAN_IMAGE_MODELS.enterprise,
-    },
+    limits: { maxImageSide: 2048, image: PLAN_IMAGE_MODELS.enterprise },
     watermark: false,
     queuePriority: 1,
     dailySpendCapUsd: 250,
@@ -109,14 +95,11 @@ export function exceedsPlan(request: GenerationRequest, plan: PlanId, rules: Pla
       }
       return null;
     }
-    case 'video':
-      if (request.duration > limits.maxVideoSeconds) {
-        return `The ${PLAN_TITLES[plan]} plan makes videos up to ${limits.maxVideoSeconds} seconds long.${upgrade}`;
-      }
-      if (!limits.videoQualities.includes(request.quality)) {
-        return `The ${PLAN_TITLES[plan]} plan does not include ${request.quality.toUpperCase()} video.${upgrade}`;
-      }
-      return null;
+    case 'video': {
+      // A request no model renders is the schema's and the submit's to refuse (400), not the plan's.
+      const settled = resolveVideoRequest(plan, request);
+      return !settled.ok && settled.code === 'PLAN_LIMIT' ? settled.message : null;
+    }
     case 'speech':
       return null;
   }

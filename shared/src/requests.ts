@@ -15,7 +15,8 @@ import {
 } from './speech';
 import { speedOutOfRange, type SpeechModel } from './speech-models';
 import { choiceOf, singleLineText, writtenText } from './request-text';
-import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES } from './video';
+import { MAX_VIDEO_DURATION_SECONDS, VIDEO_DEFAULTS, VIDEO_QUALITIES, VIDEO_RESOLUTIONS } from './video';
+import { VIDEO_MODEL_CHOICES } from './video-models';
 
 // Prompts are normalised before any rule reads them: a prompt of only invisible characters is empty.
 const prompt = writtenText({ error: ERROR_MESSAGES.PROMPT_REQUIRED })
@@ -75,8 +76,20 @@ export const videoRequestSchema = z.strictObject({
   kind: z.literal('video'),
   prompt,
   quality: choiceOf(VIDEO_QUALITIES).default(VIDEO_DEFAULTS.quality),
-  duration: z.number().int().min(1).max(MAX_VIDEO_DURATION_SECONDS).default(VIDEO_DEFAULTS.durationSeconds),
+  /** Seconds, read as the shortest clip the model renders at least this long (6 or 10: video-models.ts). */
+  duration: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_VIDEO_DURATION_SECONDS, {
+      error: `must be at most ${MAX_VIDEO_DURATION_SECONDS}: videos are 6 or 10 seconds long`,
+    })
+    .default(VIDEO_DEFAULTS.durationSeconds),
   style: singleLineText().trim().min(1).max(64).default(VIDEO_DEFAULTS.style),
+  /** Absent: the plan's default model. The plan and what each model renders decide (resolveVideoRequest). */
+  model: choiceOf(VIDEO_MODEL_CHOICES, `model must be one of ${VIDEO_MODEL_CHOICES.join(', ')}`).optional(),
+  /** Absent: the one `quality` asks for on the model. */
+  resolution: choiceOf(VIDEO_RESOLUTIONS, `resolution must be one of ${VIDEO_RESOLUTIONS.join(', ')}`).optional(),
 });
 
 export const speechRequestSchema = z.strictObject({

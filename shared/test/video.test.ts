@@ -40,22 +40,47 @@ describe('video rules (spec §5, §9)', () => {
 
   it.each([
     ['standard', 6, { duration: 6, resolution: '768P' }],
-    ['standard', 7, { duration: 6, resolution: '768P' }],
-    ['standard', 8, { duration: 10, resolution: '768P' }],
+    // The shortest clip at least as long as the one asked for.
+    ['standard', 5, { duration: 6, resolution: '768P' }],
+    ['standard', 7, { duration: 10, resolution: '768P' }],
     ['standard', 120, { duration: 10, resolution: '768P' }],
     ['draft', 6, { duration: 6, resolution: '768P', fast_pretreatment: true }],
     ['hd', 6, { duration: 6, resolution: '1080P' }],
     // 1080P renders only 6 s clips: hd wins over the length asked for.
     ['hd', 10, { duration: 6, resolution: '1080P' }],
-  ] as const)('maps %s, %i s onto a Hailuo model as %o', (quality, durationSeconds, expected) => {
-    for (const model of ['MiniMax-Hailuo-02', 'MiniMax-Hailuo-2.3'] as const) {
-      expect(planVideo({ ...base, quality, durationSeconds }, model).body).toEqual({
-        model,
-        prompt: base.prompt,
-        prompt_optimizer: true,
-        ...expected,
-      });
-    }
+  ] as const)(
+    'maps %s, %i s of a request recorded without a resolution onto a Hailuo model as %o',
+    (quality, durationSeconds, expected) => {
+      for (const model of ['MiniMax-Hailuo-02', 'MiniMax-Hailuo-2.3'] as const) {
+        expect(planVideo({ ...base, quality, durationSeconds }, model).body).toEqual({
+          model,
+          prompt: base.prompt,
+          prompt_optimizer: true,
+          ...expected,
+        });
+      }
+    },
+  );
+
+  it('sends a request resolved at submit as it was resolved: its resolution, and its length', () => {
+    const resolved = { ...base, resolution: '768P', durationSeconds: 10 } as const;
+    expect(planVideo(resolved, 'MiniMax-Hailuo-2.3').body).toEqual({
+      model: 'MiniMax-Hailuo-2.3',
+      prompt: base.prompt,
+      prompt_optimizer: true,
+      duration: 10,
+      resolution: '768P',
+    });
+    // Settled at submit: a real-video prompt resolved to 768P (named by the creator) stays 768P.
+    const named = planVideo({ ...resolved, prompt: 'a real tiger' }, 'MiniMax-Hailuo-2.3');
+    expect(named.body).toMatchObject({ resolution: '768P', duration: 10 });
+    expect(named.quality).toBe('standard');
+    // The first generation takes neither field, whatever was resolved.
+    expect(planVideo({ ...base, resolution: '720P' }, 'T2V-01').body).toEqual({
+      model: 'T2V-01',
+      prompt: base.prompt,
+      prompt_optimizer: true,
+    });
   });
 
   it('treats real, realistic or actual as real video: cinematic wording, mxf, always hd', () => {

@@ -15,4 +15,5 @@ export type {
   SimulatorOptions,
   SimulatorStats,
   StableImageRequestRecord,
+  VideoTaskRecord,
 } from './types';

@@ -77,6 +77,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       realtimeLog,
       imageRequests,
       stableImageRequests,
+      videoTasks: tasks,
       resetLimits: () => Object.values(limiters).forEach((limiter) => limiter.reset()),
       secureListener: () =>
         certificate === undefined || secureAddress === undefined
@@ -133,6 +134,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     realtimeSessions: () => realtimeLog.list(),
     imageRequests: () => imageRequests.list(),
     stableImageRequests: () => stableImageRequests.list(),
+    videoTasks: () => tasks.requested(),
   };
 }
 

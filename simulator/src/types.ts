@@ -132,6 +132,20 @@ export interface RealtimeSessionRecord {
   responses: RealtimeResponseRecord[];
 }
 
+/**
+ * What one accepted POST /v1/video_generation asked for, as sent (absent fields stay absent), so a test
+ * can check the model, resolution and length a video went out with.
+ */
+export interface VideoTaskRecord {
+  taskId: string;
+  model: string;
+  prompt: string | undefined;
+  duration: number | undefined;
+  resolution: string | undefined;
+  promptOptimizer: boolean | undefined;
+  fastPretreatment: boolean | undefined;
+}
+
 export interface Simulator {
   app: FastifyInstance;
   /** The base URL; only known once listen() has resolved. */
@@ -151,6 +165,8 @@ export interface Simulator {
   imageRequests(): ImageRequestRecord[];
   /** The last 200 Stability v2beta requests it accepted, oldest first. */
   stableImageRequests(): StableImageRequestRecord[];
+  /** The last 200 video tasks created, oldest first: what each was asked for. */
+  videoTasks(): VideoTaskRecord[];
 }
 
 /** A text-to-image request as the simulated Stability read it: its weighted prompts and what shapes the picture. */

@@ -78,6 +78,46 @@ describe('MiniMax, as documented', () => {
   );
 });
 
+describe('MiniMax-Hailuo-2.3, as documented', () => {
+  const { hailuo23 } = minimax;
+  it.each(hailuo23.renders)(
+    `renders $resolution in $duration s, and records what it was sent (${hailuo23.source})`,
+    async ({ resolution, duration }) => {
+      const simulator = await startSimulator();
+      const request = { model: hailuo23.model, prompt: hailuo23.prompt, duration, resolution, prompt_optimizer: true };
+      const created = await postJson(`${simulator.url}${minimax.createTask.path}`, request);
+      const task = (await created.json()) as { task_id: string };
+      expect(shapeOf(task)).toEqual(shapeOf(minimax.createTask.response));
+      expect(simulator.videoTasks()).toEqual([
+        {
+          taskId: task.task_id,
+          model: hailuo23.model,
+          prompt: hailuo23.prompt,
+          duration,
+          resolution,
+          promptOptimizer: true,
+          fastPretreatment: undefined,
+        },
+      ]);
+    },
+  );
+
+  it.each(hailuo23.refused)(
+    `refuses $resolution in $duration s with invalid params, ${hailuo23.invalidParamsCode}, and starts nothing`,
+    async ({ resolution, duration }) => {
+      const simulator = await startSimulator();
+      const request = { model: hailuo23.model, prompt: hailuo23.prompt, duration, resolution };
+      const response = await postJson(`${simulator.url}${minimax.createTask.path}`, request);
+      expect(response.status).toBe(200);
+      const { base_resp } = (await response.json()) as { base_resp: { status_code: number; status_msg: string } };
+      expect(base_resp.status_code).toBe(hailuo23.invalidParamsCode);
+      expect(base_resp.status_msg).toMatch(/^invalid params, /);
+      expect(simulator.videoTasks()).toEqual([]);
+      expect(simulator.stats().videoTasksCreated).toBe(0);
+    },
+  );
+});
+
 describe('MiniMax models, as published', () => {
   it.each(minimax.textToVideoModels.models)(
     `accepts the published text-to-video model %s (${minimax.textToVideoModels.source})`,

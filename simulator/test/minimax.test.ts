@@ -75,6 +75,31 @@ describe('MiniMax video', () => {
     expect(simulator.stats().videoTasksCreated).toBe(2);
   });
 
+  it('records what each task was sent, over the control API too, until a reset', async () => {
+    const simulator = await startSimulator();
+    const sent = {
+      model: 'MiniMax-Hailuo-2.3',
+      prompt: 'a fox',
+      duration: 10,
+      resolution: '768P',
+      fast_pretreatment: true,
+    };
+    await postJson(`${simulator.url}/v1/video_generation`, videoBody(sent));
+    await postJson(`${simulator.url}/v1/video_generation`, videoBody({ model: 'T2V-01', prompt: 'a hen' }));
+    // Refused: no task, nothing recorded.
+    await postJson(`${simulator.url}/v1/video_generation`, videoBody({ ...sent, resolution: '1080P' }));
+    const expected = [
+      { model: 'MiniMax-Hailuo-2.3', prompt: 'a fox', duration: 10, resolution: '768P', fastPretreatment: true },
+      { model: 'T2V-01', prompt: 'a hen' },
+    ];
+    expect(simulator.videoTasks()).toMatchObject(expected);
+    const listed = await fetch(`${simulator.url}/__sim/video/tasks`);
+    expect(await listed.json()).toMatchObject(expected);
+    expect(simulator.videoTasks()[1]).toMatchObject({ duration: undefined, resolution: undefined });
+    await fetch(`${simulator.url}/__sim/reset`, { method: 'POST' });
+    expect(simulator.videoTasks()).toEqual([]);
+  });
+
   it('answers bad input MiniMax style: HTTP 200 with status_code 2013', async () => {
     const { url } = await startSimulator();
     for (const body of [

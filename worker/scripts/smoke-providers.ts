@@ -18,6 +18,7 @@ import {
   voiceUsed,
 } from '@mediagen/shared';
 import { loadWorkerConfig } from '../src/config';
+import { maxPollsFor } from '../src/processors/video-polling';
 import { GuardedDownloader } from '../src/providers/guarded-download';
 import { MiniMaxClient } from '../src/providers/minimax-client';
 import { OpenAISpeechClient } from '../src/providers/openai-speech-client';
@@ -87,7 +88,8 @@ async function video(): Promise<void> {
     () => client.startTask(body),
     (id) => `task ${id}`,
   );
-  const { intervalMs, maxPolls } = config.videoPolling;
+  const { intervalMs } = config.videoPolling;
+  const maxPolls = maxPollsFor(config.videoPolling, body.model);
   const done = await timed(
     'minimax',
     'poll until done',

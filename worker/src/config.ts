@@ -13,15 +13,15 @@ import {
 } from '@mediagen/core';
 import {
   GENERATION_KINDS,
-  MINIMAX_VIDEO_MODELS,
   PLAN_IDS,
   VIDEO_POLL_INTERVAL_MS,
   extraPollWindowMs,
+  sentVideoModel,
   speechModelNotice,
   type GenerationKind,
-  type MiniMaxVideoModel,
   type PlanId,
 } from '@mediagen/shared';
+import { maxPollsFor, type VideoPolling } from './processors/video-polling';
 import { readProviderSettings, type ProviderSettings } from './providers/provider-config';
 import type { ProviderLimitSettings } from './providers/provider-rate-limiter';
 
@@ -101,8 +101,8 @@ export interface WorkerConfig extends CommonSettings {
   defaultRetryAfterMs: number;
   /** Static per-kind limits from RATE_LIMIT_<KIND>. */
   rateLimits: Partial<Record<GenerationKind, { max: number; duration: number }>>;
-  /** `maxPolls` defaults to the configured model's window (shared/src/video.ts) at `intervalMs`. */
-  videoPolling: { intervalMs: number; maxPolls: number };
+  /** `maxPolls` (VIDEO_MAX_POLLS) unset: each video polled for its model's window (shared/src/video.ts). */
+  videoPolling: VideoPolling;
   videoDownload: DownloadPolicy;
   stability: ProviderSettings['stability'];
   minimax: ProviderSettings['minimax'];
@@ -148,25 +148,30 @@ const rateLimit = z
   })
   .refine((limit) => limit.max >= 1 && limit.duration >= 1, 'max and durationMs must both be at least 1');
 
-function videoPolling(reader: EnvReader, model: MiniMaxVideoModel): WorkerConfig['videoPolling'] {
+function videoPolling(reader: EnvReader): WorkerConfig['videoPolling'] {
   const intervalMs =
     reader.read('VIDEO_POLL_INTERVAL_MS', wholeNumber(1), String(VIDEO_POLL_INTERVAL_MS)) ?? VIDEO_POLL_INTERVAL_MS;
-  const windowPolls = Math.ceil(MINIMAX_VIDEO_MODELS[model].pollWindowMs / intervalMs);
-  return { intervalMs, maxPolls: reader.read('VIDEO_MAX_POLLS', wholeNumber(1)) ?? windowPolls };
+  const maxPolls = reader.read('VIDEO_MAX_POLLS', wholeNumber(1));
+  return maxPolls === undefined ? { intervalMs } : { intervalMs, maxPolls };
 }
 
+/** How long a generation may run from its first start (job-runner.ts, reconciler.ts). */
+export type JobDeadline = (generation: { kind: GenerationKind; request: Record<string, unknown> }) => number;
+
 /**
- * Each kind's job deadline: JOB_DEADLINE_MS, which is sized for the spec's 12-minute video window; a
- * video model polled longer gets as much more, so its task, already paid for, is polled to the end.
+ * Each generation's job deadline: JOB_DEADLINE_MS, which is sized for the spec's 12-minute video window; a
+ * video whose model is polled longer (Hailuo-2.3's 30 minutes: Pro's and Enterprise's videos) gets as much
+ * more, so its task, already paid for, is polled to the end. Read from the model recorded with the
+ * request, so a base-model video keeps the spec's deadline.
  */
-export function jobDeadlinesMs(
-  config: Pick<WorkerConfig, 'jobDeadlineMs' | 'videoPolling'>,
-): Record<GenerationKind, number> {
-  const { intervalMs, maxPolls } = config.videoPolling;
-  return {
-    image: config.jobDeadlineMs,
-    speech: config.jobDeadlineMs,
-    video: config.jobDeadlineMs + extraPollWindowMs(intervalMs * maxPolls),
+export function jobDeadlineOf(
+  config: Pick<WorkerConfig, 'jobDeadlineMs' | 'videoPolling'> & { minimax: Pick<WorkerConfig['minimax'], 'model'> },
+): JobDeadline {
+  return ({ kind, request }) => {
+    if (kind !== 'video') return config.jobDeadlineMs;
+    const model = sentVideoModel(request.model, config.minimax.model);
+    const windowMs = config.videoPolling.intervalMs * maxPollsFor(config.videoPolling, model);
+    return config.jobDeadlineMs + extraPollWindowMs(windowMs);
   };
 }
 
@@ -243,7 +248,7 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
         (kind) => [kind, reader.read(`RATE_LIMIT_${kind.toUpperCase()}`, rateLimit)] as const,
       ).filter(([, limit]) => limit !== undefined),
     ),
-    videoPolling: videoPolling(reader, providers.minimax.model),
+    videoPolling: videoPolling(reader),
     videoDownload: {
       allowedHosts: reader.read('VIDEO_DOWNLOAD_HOSTS', hostList, DEFAULT_VIDEO_DOWNLOAD_HOSTS) ?? [],
       httpsUpgradeHosts: MINIMAX_OWN_FILE_HOSTS,

@@ -16,7 +16,7 @@ import {
   type ArtifactStore,
 } from '@mediagen/core';
 import { PLAN_IDS } from '@mediagen/shared';
-import { jobDeadlinesMs, type WorkerConfig } from './config';
+import { jobDeadlineOf, type WorkerConfig } from './config';
 import { CreditProbe } from './credit-probe';
 import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
@@ -163,7 +163,7 @@ export async function startGenerationWorkers(
     publishProgress: (event) => publishProgress(commands, config.queuePrefix, event),
     pauseQueue: (kind, ms) => kindWorkers.pause(kind, ms),
     active,
-    jobDeadlineMs: jobDeadlinesMs(config),
+    jobDeadlineMs: jobDeadlineOf(config),
     defaultRetryAfterMs: config.defaultRetryAfterMs,
     spend: createJobSpend({
       controls: spendControls,
@@ -188,7 +188,7 @@ export async function startGenerationWorkers(
     jobs,
     plans: config.plans,
     staleAfterMs: config.reconciler.staleAfterMs,
-    jobDeadlineMs: jobDeadlinesMs(config),
+    jobDeadlineMs: jobDeadlineOf(config),
   });
   const retention = new RetentionSweep({
     lifecycle,

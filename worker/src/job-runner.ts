@@ -11,6 +11,7 @@ import {
 } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import { failureReport } from './failure-report';
+import type { JobDeadline } from './config';
 import { GenerationError, deadlineError } from './generation-error';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import { ProgressReporter } from './processors/job-progress';
@@ -50,8 +51,8 @@ export interface JobRunnerDeps {
   pauseQueue(kind: GenerationKind, ms: number): Promise<void>;
   /** Abort controllers of the jobs running here, by generation id: cancels and shutdown reach them. */
   active: Map<string, AbortController>;
-  /** Per kind (config.ts, jobDeadlinesMs): a video model with a longer poll window gets a longer one. */
-  jobDeadlineMs: Record<GenerationKind, number>;
+  /** Per generation (config.ts, jobDeadlineOf): a video model with a longer poll window gets a longer one. */
+  jobDeadlineMs: JobDeadline;
   defaultRetryAfterMs: number;
   /** The spend controls as a run sees them (paid-calls.ts). */
   spend: JobSpend;
@@ -186,7 +187,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
     const controller = new AbortController();
     const deadline = deadlineError(kind);
-    const remainingMs = (generation.startedAt?.getTime() ?? Date.now()) + deps.jobDeadlineMs[kind] - Date.now();
+    const remainingMs = (generation.startedAt?.getTime() ?? Date.now()) + deps.jobDeadlineMs(generation) - Date.now();
     const deadlineTimer = setTimeout(() => controller.abort(deadline), Math.max(0, remainingMs));
     deps.active.set(id, controller);
     metrics.jobStarted(kind);

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, GenerationJobOwner, GenerationLifecycle, GenerationReads } from '@mediagen/core';
-import type { GenerationKind, PlanCatalogue } from '@mediagen/shared';
+import type { PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
+import type { JobDeadline } from './config';
 import { giveBackPendingCalls } from './paid-calls';
 
 /** One reconciler across every worker process: a PostgreSQL advisory lock (an arbitrary, fixed number). */
@@ -37,8 +38,8 @@ export interface ReconcilerOptions {
   plans: PlanCatalogue;
   /** A generation untouched for this long is checked (the API enqueues right after it records). */
   staleAfterMs: number;
-  /** Per kind, as the job runner has them (config.ts, jobDeadlinesMs). */
-  jobDeadlineMs: Record<GenerationKind, number>;
+  /** Per generation, as the job runner has them (config.ts, jobDeadlineOf). */
+  jobDeadlineMs: JobDeadline;
   clock?: () => number;
 }
 
@@ -113,7 +114,7 @@ export class Reconciler {
       const overdue =
         generation.status === 'active' &&
         generation.startedAt !== null &&
-        generation.startedAt.getTime() + this.options.jobDeadlineMs[generation.kind] < now;
+        generation.startedAt.getTime() + this.options.jobDeadlineMs(generation) < now;
       if (overdue) {
         const error = deadlineError(generation.kind);
         if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {

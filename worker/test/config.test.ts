@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerConfigError, jobDeadlinesMs, loadWorkerConfig } from '../src/config';
+import { WorkerConfigError, jobDeadlineOf, loadWorkerConfig } from '../src/config';
+import { maxPollsFor } from '../src/processors/video-polling';
 
 const development = { MEDIAGEN_MODE: 'development' };
 const production = {
@@ -131,8 +132,8 @@ describe('the simulator is a development tool', () => {
   it("sends the spec's video-01 under its published name, T2V-01, and refuses a model MiniMax does not publish at start-up", () => {
     expect(loadWorkerConfig(development).minimax.model).toBe('T2V-01');
     expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'video-01' }).minimax.model).toBe('T2V-01');
-    expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'MiniMax-Hailuo-02' }).minimax.model).toBe(
-      'MiniMax-Hailuo-02',
+    expect(loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: 'T2V-01-Director' }).minimax.model).toBe(
+      'T2V-01-Director',
     );
     for (const model of ['I2V-01', 'video-02', 'MiniMax-Hailuo-03']) {
       expect(() => loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: model })).toThrow(
@@ -141,21 +142,32 @@ describe('the simulator is a development tool', () => {
     }
   });
 
-  it("polls each model for its own window, and lets a video job's deadline cover it", () => {
-    const spec = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000' });
-    expect(spec.videoPolling).toEqual({ intervalMs: 2000, maxPolls: 360 });
-    expect(jobDeadlinesMs(spec)).toEqual({ image: 15 * 60_000, video: 15 * 60_000, speech: 15 * 60_000 });
+  it('takes only a base model for MINIMAX_VIDEO_MODEL: Hailuo-2.3 is chosen by plan', () => {
+    for (const model of ['MiniMax-Hailuo-02', 'MiniMax-Hailuo-2.3']) {
+      expect(() => loadWorkerConfig({ ...development, MINIMAX_VIDEO_MODEL: model })).toThrow(
+        /MINIMAX_VIDEO_MODEL must be a base model, T2V-01 or T2V-01-Director: MiniMax-Hailuo-2.3 is what the Pro and Enterprise plans make their videos with/,
+      );
+    }
+  });
 
-    // Hailuo renders sometimes take longer than the spec's 12 minutes: 30 minutes, and 18 more for the job.
-    const hailuo = loadWorkerConfig({
-      ...development,
-      VIDEO_POLL_INTERVAL_MS: '2000',
-      MINIMAX_VIDEO_MODEL: 'MiniMax-Hailuo-2.3',
-    });
-    expect(hailuo.videoPolling).toEqual({ intervalMs: 2000, maxPolls: 900 });
-    expect(jobDeadlinesMs(hailuo)).toEqual({ image: 15 * 60_000, video: 33 * 60_000, speech: 15 * 60_000 });
+  it("polls each model for its own window, and lets each video job's deadline cover its model's", () => {
+    const config = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000' });
+    expect(config.videoPolling).toEqual({ intervalMs: 2000 });
+    // The spec's 12 minutes for the base model; Hailuo's renders sometimes take longer: 30 minutes.
+    expect(maxPollsFor(config.videoPolling, 'T2V-01')).toBe(360);
+    expect(maxPollsFor(config.videoPolling, 'MiniMax-Hailuo-2.3')).toBe(900);
+    // A Hailuo video (Pro's, Enterprise's) gets 18 more minutes; the base model's the spec's deadline.
+    const deadline = jobDeadlineOf(config);
+    const hailuo = { kind: 'video', request: { model: 'MiniMax-Hailuo-2.3', resolution: '1080P' } } as const;
+    expect(deadline(hailuo)).toBe(33 * 60_000);
+    expect(deadline({ kind: 'video', request: { model: 'T2V-01' } })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'video', request: {} })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'image', request: {} })).toBe(15 * 60_000);
+    expect(deadline({ kind: 'speech', request: {} })).toBe(15 * 60_000);
 
-    expect(loadWorkerConfig({ ...development, VIDEO_MAX_POLLS: '10' }).videoPolling.maxPolls).toBe(10);
+    const fixed = loadWorkerConfig({ ...development, VIDEO_POLL_INTERVAL_MS: '2000', VIDEO_MAX_POLLS: '10' });
+    expect(maxPollsFor(fixed.videoPolling, 'MiniMax-Hailuo-2.3')).toBe(10);
+    expect(jobDeadlineOf(fixed)(hailuo)).toBe(15 * 60_000);
   });
 
   it('refuses a Stability engine id that now answers 404', () => {

@@ -14,6 +14,8 @@ export interface UntouchedGeneration {
   status: UnfinishedStatus;
   startedAt: Date | null;
   queuePriority: number | null;
+  /** The request as recorded: a video's model decides how long its job may run. */
+  request: Record<string, unknown>;
   /** The owner's plan; null for an owner with no account row. */
   plan: PlanId | null;
 }
@@ -27,7 +29,7 @@ export async function untouchedUnfinished(
   const rows = await db
     .selectFrom('generations as g')
     .leftJoin('accounts as a', 'a.uid', 'g.uid')
-    .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'a.plan'])
+    .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'g.request', 'a.plan'])
     .where('g.status', 'in', UNFINISHED)
     .where('g.updated_at', '<', before)
     .orderBy('g.updated_at')
@@ -40,6 +42,7 @@ export async function untouchedUnfinished(
     status: row.status as UnfinishedStatus,
     startedAt: row.started_at,
     queuePriority: row.queue_priority,
+    request: row.request,
     plan: row.plan,
   }));
 }

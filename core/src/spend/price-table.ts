@@ -4,7 +4,9 @@ import {
   IMAGE_MODEL_RULES,
   IMAGE_UPSCALER,
   isImageModel,
+  MINIMAX_VIDEO_MODELS,
   isRealtimeModel,
+  sentVideoModel,
   isSpeechModel,
   type GenerationKind,
   type MiniMaxVideoModel,
@@ -19,8 +21,10 @@ import type { RequestByKind } from '../queue/generation-jobs';
  * - Stability (https://platform.stability.ai/pricing): 1 credit = $0.01; SDXL 1.0 and SD 1.6 on the v1
  *   text-to-image API are priced by sampling steps, ≈ 0.9 credits per image at 30 steps; the v2beta models
  *   and the upscaler at a flat number of credits a call (IMAGE_MODEL_RULES, IMAGE_UPSCALER in shared).
- * - MiniMax (https://platform.minimax.io/docs/pricing): T2V-01 (the spec's video-01) ≈ $0.43 per 6 s 720P clip; Hailuo-02
- *   $0.28 per 6 s at 768P and $0.49 at 1080P (≈ $0.047/s and $0.082/s).
+ * - MiniMax (pay as you go, https://platform.minimax.io/docs/guides/pricing-paygo, video): per video, by model,
+ *   resolution and length: T2V-01 (the spec's video-01) $0.43 a 6 s 720P clip; Hailuo-2.3 (and Hailuo-02)
+ *   $0.28 for 6 s and $0.56 for 10 s at 768P, $0.49 for 6 s at 1080P (the same list prices as Runware's
+ *   Hailuo-2.3 page, https://runware.ai/docs/models/minimax-hailuo-2-3).
  * - OpenAI (https://platform.openai.com/docs/pricing): tts-1 $15 and tts-1-hd $30 per million characters
  *   on the speech endpoint; the Realtime models by tokens, per million: gpt-realtime-2.1-mini $20 audio
  *   output, $2.40 text output, $0.60 text input; gpt-realtime-2.1 $64, $24 and $4.
@@ -32,12 +36,23 @@ export interface PriceTable {
     /** What one credit of the v2beta services costs (their prices are in credits). */
     usdPerCredit: number;
   };
-  minimax: { usdPerSecond: number; usdPerSecondFullHd: number; usdPerFirstGenerationClip: number };
+  minimax: {
+    /** T2V-01 and T2V-01-Director: one 6 s 720P clip. */
+    usdPerFirstGenerationClip: number;
+    /** Hailuo, per clip of each resolution and length it renders. */
+    hailuo: HailuoClipPrices;
+  };
   openai: {
     usdPerMillionCharacters: number;
     usdPerMillionCharactersHd: number;
     realtime: Record<RealtimeSpeechModel, RealtimeTokenPrices>;
   };
+}
+
+export interface HailuoClipPrices {
+  '768P-6s': number;
+  '768P-10s': number;
+  '1080P-6s': number;
 }
 
 /** USD per million tokens of a Realtime model. */
@@ -49,7 +64,7 @@ export interface RealtimeTokenPrices {
 
 export const DEFAULT_PRICES: PriceTable = {
   stability: { usdPerImageAt30Steps: 0.009, usdPerCredit: 0.01 },
-  minimax: { usdPerSecond: 0.047, usdPerSecondFullHd: 0.082, usdPerFirstGenerationClip: 0.43 },
+  minimax: { usdPerFirstGenerationClip: 0.43, hailuo: { '768P-6s': 0.28, '768P-10s': 0.56, '1080P-6s': 0.49 } },
   openai: {
     usdPerMillionCharacters: 15,
     usdPerMillionCharactersHd: 30,
@@ -74,9 +89,8 @@ const REALTIME_ESTIMATE = {
   charactersPerPart: 1000,
 } as const;
 
-const FIRST_GENERATION_VIDEO_MODELS: readonly string[] = ['T2V-01', 'T2V-01-Director'];
-
 export interface CostContext {
+  /** The base video model (MINIMAX_VIDEO_MODEL), for videos recorded with it or before models were. */
   videoModel: MiniMaxVideoModel;
   /** The speech model in use, for speech recorded before its model was. */
   speechModel: SpeechModel;
@@ -105,13 +119,14 @@ export function estimateCostUsd(
       return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30));
     }
     case 'video': {
-      const { duration = 6, quality = 'standard' } = request as Partial<RequestByKind['video']>;
-      if (FIRST_GENERATION_VIDEO_MODELS.includes(context.videoModel)) {
+      const { duration = 6, quality = 'standard', model, resolution } = request as Partial<RequestByKind['video']>;
+      if (!MINIMAX_VIDEO_MODELS[sentVideoModel(model, context.videoModel)].sizable) {
         return prices.minimax.usdPerFirstGenerationClip;
       }
-      // Hailuo renders 6 or 10 s at 768P, or 6 s at 1080P (shared/src/video.ts).
-      if (quality === 'hd') return roundUsd(prices.minimax.usdPerSecondFullHd * 6);
-      return roundUsd(prices.minimax.usdPerSecond * (duration > 6 ? 10 : 6));
+      // Settled at submit (shared/src/video-models.ts): 6 or 10 s at 768P, or 6 s at 1080P, which is HD.
+      if (resolution === '1080P' || (resolution === undefined && quality === 'hd'))
+        return prices.minimax.hailuo['1080P-6s'];
+      return duration > 6 ? prices.minimax.hailuo['768P-10s'] : prices.minimax.hailuo['768P-6s'];
     }
     case 'speech': {
       const { input = '', model: recorded } = request as Partial<RequestByKind['speech']>;
@@ -153,9 +168,12 @@ export function readPriceTable(reader: EnvReader): PriceTable {
       usdPerCredit: read('PRICE_STABILITY_USD_PER_CREDIT', d.stability.usdPerCredit),
     },
     minimax: {
-      usdPerSecond: read('PRICE_MINIMAX_USD_PER_SECOND', d.minimax.usdPerSecond),
-      usdPerSecondFullHd: read('PRICE_MINIMAX_USD_PER_SECOND_1080P', d.minimax.usdPerSecondFullHd),
       usdPerFirstGenerationClip: read('PRICE_MINIMAX_USD_PER_VIDEO_01_CLIP', d.minimax.usdPerFirstGenerationClip),
+      hailuo: {
+        '768P-6s': read('PRICE_MINIMAX_HAILUO_USD_PER_768P_6S_CLIP', d.minimax.hailuo['768P-6s']),
+        '768P-10s': read('PRICE_MINIMAX_HAILUO_USD_PER_768P_10S_CLIP', d.minimax.hailuo['768P-10s']),
+        '1080P-6s': read('PRICE_MINIMAX_HAILUO_USD_PER_1080P_6S_CLIP', d.minimax.hailuo['1080P-6s']),
+      },
     },
     openai: {
       usdPerMillionCharacters: read('PRICE_OPENAI_USD_PER_MILLION_CHARACTERS', d.openai.usdPerMillionCharacters),

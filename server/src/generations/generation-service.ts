@@ -19,6 +19,7 @@ import {
   moderateImagePrompt,
   moderatePrompt,
   parseGenerationRequest,
+  resolveVideoRequest,
   tokensExhaustedMessage,
   tooManyInFlightMessage,
   type Generation,
@@ -30,6 +31,7 @@ import {
   type ModerationResult,
   type PlanCatalogue,
   type SpeechModel,
+  type VideoSettings,
 } from '@mediagen/shared';
 import type { AuthUser } from '../auth/identity-verifier';
 import { ServiceError, notFound, notReady } from '../http/errors';
@@ -100,14 +102,14 @@ export class GenerationService {
       throw new ServiceError(400, 'INVALID_REQUEST', 'Idempotency-Key must be 1 to 128 letters, digits or _ . : -');
     }
 
-    const request = await this.withinPlan(user.uid, parsed.value);
+    const { request, video } = await this.withinPlan(user.uid, parsed.value);
 
     const { kind } = request;
     const outcome = await this.options.lifecycle.submit({
       id: newGenerationId(kind),
       uid: user.uid,
       kind,
-      request: recordedRequest(request, speechModel),
+      request: recordedRequest(request, speechModel, video),
       prompt: promptOf(request),
       maxInFlight: this.options.maxInFlightPerUser,
       emailHash: this.options.emailHash(user.email),
@@ -169,14 +171,17 @@ export class GenerationService {
   async runAgain(user: AuthUser, id: string, idempotencyKey?: string): Promise<SubmitOutcome> {
     const record = isGenerationId(id) ? await this.options.history.find(user.uid, id) : null;
     if (record === null) throw notFound();
-    // Read by the speech model in use now, which may not be the one recorded. An image keeps its model while
-    // the caller's plan still includes it, else it gets the plan's default.
-    const { seed: _seed, model, ...settings } = record.request;
-    const keepModel =
-      record.kind === 'image' &&
-      isImageModel(model) &&
-      this.options.plans[await this.options.lifecycle.planOf(user.uid)].limits.image.models.includes(model);
-    return this.submit(user, { kind: record.kind, ...settings, ...(keepModel ? { model } : {}) }, idempotencyKey);
+    // A speech is read by the speech model in use now, which may not be the one recorded; a video keeps the
+    // model, resolution and length it was made with (refused if the plan no longer makes them); an image
+    // keeps its model while the caller's plan still includes it, else it gets the plan's default.
+    const { seed: _seed, ...settings } = record.request;
+    if (record.kind === 'speech') delete settings.model;
+    if (record.kind === 'image') {
+      const { model } = settings;
+      const plan = await this.options.lifecycle.planOf(user.uid);
+      if (!isImageModel(model) || !this.options.plans[plan].limits.image.models.includes(model)) delete settings.model;
+    }
+    return this.submit(user, { kind: record.kind, ...settings }, idempotencyKey);
   }
 
   async get(user: AuthUser, id: string): Promise<Generation> {
@@ -246,21 +251,30 @@ export class GenerationService {
 
   /**
    * The request as the caller's plan allows it, or a refusal: 403 PLAN_LIMIT for more than the plan gives,
-   * 400 for an option the model does not take. Free's limits are the tightest, so a video or speech within
-   * them fits every plan and costs no read; an image always reads the plan, whose default model it gets
-   * when it names none (fixed now, like its seed, so every attempt and the spend estimate use the same).
+   * 400 for what no model renders or an option the model does not take. Free's limits are the tightest, so
+   * a speech within them fits every plan and costs no read. An image or a video is settled on the caller's
+   * plan, whose default model it gets when it names none: fixed now, like an image's seed, and recorded,
+   * so every attempt sends, and spend prices, what was charged for whatever the plan becomes.
    */
-  private async withinPlan(uid: string, request: GenerationRequest): Promise<GenerationRequest> {
+  private async withinPlan(
+    uid: string,
+    request: GenerationRequest,
+  ): Promise<{ request: GenerationRequest; video?: VideoSettings }> {
     const { plans } = this.options;
-    if (request.kind !== 'image' && exceedsPlan(request, 'free', plans.free) === null) return request;
+    if (request.kind === 'video') {
+      const settled = resolveVideoRequest(await this.options.lifecycle.planOf(uid), request);
+      if (settled.ok) return { request, video: settled.settings };
+      throw new ServiceError(settled.code === 'PLAN_LIMIT' ? 403 : 400, settled.code, settled.message);
+    }
+    if (request.kind === 'speech' && exceedsPlan(request, 'free', plans.free) === null) return { request };
     const plan = await this.options.lifecycle.planOf(uid);
     const refusal = exceedsPlan(request, plan, plans[plan]);
     if (refusal !== null) throw new ServiceError(403, 'PLAN_LIMIT', refusal);
-    if (request.kind !== 'image') return request;
+    if (request.kind !== 'image') return { request };
     const model = imageModelFor(request, plans[plan]);
     const problem = imageOptionProblem(model, request);
     if (problem !== null) throw new ServiceError(400, 'INVALID_REQUEST', problem);
-    return { ...request, model };
+    return { request: { ...request, model } };
   }
 }
 
@@ -290,13 +304,18 @@ function promptOf(request: GenerationRequest): string {
 
 /**
  * What the record keeps of a request: without its kind; an image gets its seed now so every attempt
- * reuses it, a speech the model in use, so it is read as the creator was shown while it waits.
+ * reuses it, a speech the model in use, so it is read as the creator was shown while it waits, and a
+ * video the model, resolution, length and quality its plan settled on.
  */
-function recordedRequest(request: GenerationRequest, speechModel: SpeechModel): Record<string, unknown> {
+function recordedRequest(
+  request: GenerationRequest,
+  speechModel: SpeechModel,
+  video: VideoSettings | undefined,
+): Record<string, unknown> {
   const { kind: _kind, ...rest } = request;
   if (request.kind === 'image') return { ...rest, seed: request.seed ?? randomInt(0, MAX_IMAGE_SEED + 1) };
   if (request.kind === 'speech') return { ...rest, model: speechModel };
-  return rest;
+  return { ...rest, ...video };
 }
 
 /** Hash of a request with its keys sorted, so the same body in another key order is the same request. */

@@ -11,6 +11,27 @@ export const minimax = {
     },
     response: { task_id: '106916112212032', base_resp: { status_code: 0, status_msg: 'success' } },
   },
+  /**
+   * MiniMax-Hailuo-2.3 by the reference's `duration` and `resolution` descriptions: 6 or 10 s at 768P (its
+   * default), 6 s only at 1080P; any other pair is `invalid params` (2013). The requests are the
+   * reference's example with the model and each pair it documents.
+   */
+  hailuo23: {
+    source: 'https://platform.minimax.io/docs/api-reference/video-generation-t2v',
+    model: 'MiniMax-Hailuo-2.3',
+    prompt: 'A man picks up a book [Pedestal up], then reads [Static shot].',
+    renders: [
+      { resolution: '768P', duration: 6 },
+      { resolution: '768P', duration: 10 },
+      { resolution: '1080P', duration: 6 },
+    ],
+    refused: [
+      { resolution: '1080P', duration: 10 },
+      { resolution: '720P', duration: 6 },
+      { resolution: '512P', duration: 6 },
+    ],
+    invalidParamsCode: 2013,
+  },
   /** VideoGenerationReq's fields (text-, image- and subject-to-video). */
   requestFields: [
     'model',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FaultBook } from '../faults/faultBook';
 import { InvalidFaultRuleError, parseFaultRule } from '../faults/parseFaultRule';
+import type { VideoTaskStore } from '../minimax/videoTaskStore';
 import type { RealtimeSessionLog } from '../openai/realtime/realtimeSessionLog';
 import type { ImageRequestLog } from '../stability/imageRequestLog';
 import type { StatsCounter } from '../stats';
@@ -13,6 +14,7 @@ interface ControlRoutesDeps {
   realtimeLog: RealtimeSessionLog;
   imageRequests: ImageRequestLog<ImageRequestRecord>;
   stableImageRequests: ImageRequestLog<StableImageRequestRecord>;
+  videoTasks: Pick<VideoTaskStore, 'requested' | 'clearRequests'>;
   /** Forgets every key's recent requests and lockout. */
   resetLimits(): void;
   /** The Realtime API's TLS port and certificate, once it listens. */
@@ -26,6 +28,7 @@ export function controlRoutes({
   realtimeLog,
   imageRequests,
   stableImageRequests,
+  videoTasks,
   resetLimits,
   secureListener,
 }: ControlRoutesDeps): FastifyPluginAsync {
@@ -51,6 +54,7 @@ export function controlRoutes({
 
     app.get('/__sim/stability/requests', async () => imageRequests.list());
     app.get('/__sim/stability/v2beta/requests', async () => stableImageRequests.list());
+    app.get('/__sim/video/tasks', async () => videoTasks.requested());
 
     // A development worker finds the Realtime API here: the port to connect to and the certificate to trust.
     app.get('/__sim/tls', async (_request, reply) => {
@@ -69,6 +73,7 @@ export function controlRoutes({
       realtimeLog.clear();
       imageRequests.clear();
       stableImageRequests.clear();
+      videoTasks.clearRequests();
       resetLimits();
       return reply.code(204).send();
     });

@@ -43,7 +43,7 @@ export function miniMaxRoutes({ gate, tasks, video, onTaskCreated }: MiniMaxRout
       async (request) => {
         const problem = videoRequestProblem(request.body);
         if (problem) return invalidParams(problem);
-        const task = tasks.create();
+        const task = tasks.create(request.body as Record<string, unknown>);
         onTaskCreated();
         return { task_id: task.taskId, ...SUCCESS };
       },

@@ -16,12 +16,9 @@ import type { StabilityClient } from '../providers/stability-client';
 import type { StableImageClient } from '../providers/stable-image-client';
 import { markOutput } from '../marking';
 import type { ProgressReporter } from './job-progress';
+import type { VideoPolling } from './video-polling';
 
-export interface VideoPolling {
-  intervalMs: number;
-  maxPolls: number;
-}
-
+export type { VideoPolling } from './video-polling';
 export interface ProcessorContext {
   artifacts: ArtifactStore;
   /** Today, as providers' shutdown dates are read. */
@@ -36,7 +33,10 @@ export interface ProcessorContext {
   /** SPEECH_MODEL: reads the speech recorded before its model was. */
   speechModel: SpeechModel;
   videoPolling: VideoPolling;
-  /** The MiniMax model every video is planned for (MINIMAX_VIDEO_MODEL). */
+  /**
+   * The base video model (MINIMAX_VIDEO_MODEL): what a video made with `T2V-01`, or recorded with no model,
+   * is sent as. A Hailuo video is sent as the model recorded with it at submit (video-models.ts).
+   */
   videoModel: MiniMaxVideoModel;
 }
 

@@ -1,8 +1,15 @@
 import type { RequestByKind } from '@mediagen/core';
-import { VIDEO_PENDING_STATUSES, planVideo, unexpectedVideoStatusMessage, videoPollProgress } from '@mediagen/shared';
+import {
+  VIDEO_PENDING_STATUSES,
+  planVideo,
+  sentVideoModel,
+  unexpectedVideoStatusMessage,
+  videoPollProgress,
+} from '@mediagen/shared';
 import { GenerationError } from '../generation-error';
 import { AskAgainLater } from '../providers/provider-calls';
 import { storeResult, type GenerationProcessor, type ProcessorContext } from './processor-context';
+import { maxPollsFor } from './video-polling';
 
 /**
  * Rather than sleeping between polls, the job records its step and delays itself (attempt.pollAgainIn):
@@ -10,16 +17,19 @@ import { storeResult, type GenerationProcessor, type ProcessorContext } from './
  * provider task instead of paying for a second video (BullMQ's process-step-jobs pattern).
  */
 export function createVideoProcessor(context: ProcessorContext): GenerationProcessor<'video'> {
-  const { intervalMs, maxPolls } = context.videoPolling;
+  const { intervalMs } = context.videoPolling;
 
   return async (job, attempt) => {
+    // The model, resolution and length were settled at submit by the owner's plan and recorded with the
+    // request (shared/src/video-models.ts); one recorded before that is the base model's.
+    const request = attempt.generation.request as RequestByKind['video'];
+    const model = sentVideoModel(request.model, context.videoModel);
     // The task id lives in the record and in the job's data: a paid task must never be started twice, so
     // either copy is enough for a later run to resume it.
     const taskId = attempt.generation.providerTaskId ?? job.data.taskId;
 
     if (taskId === undefined || taskId === null) {
-      const request = attempt.generation.request as RequestByKind['video'];
-      const plan = planVideo({ ...request, durationSeconds: request.duration }, context.videoModel);
+      const plan = planVideo({ ...request, durationSeconds: request.duration }, model);
       await attempt.log(
         `minimax video_generation (${plan.quality}, ${plan.format}): ${JSON.stringify({ ...plan.body, prompt: undefined })}`,
       );
@@ -60,7 +70,9 @@ export function createVideoProcessor(context: ProcessorContext): GenerationProce
       await attempt.log(`poll ${polls}: ${task === null ? 'no answer (will retry)' : task.status}`);
 
       if (task === null || VIDEO_PENDING_STATUSES.has(task.status)) {
-        if (polls >= maxPolls) throw GenerationError.of('VIDEO_TIMED_OUT', { retryable: false });
+        if (polls >= maxPollsFor(context.videoPolling, model)) {
+          throw GenerationError.of('VIDEO_TIMED_OUT', { retryable: false });
+        }
         await attempt.saveStep({ polls });
         await attempt.progress.report(videoPollProgress(polls));
         return attempt.pollAgainIn(intervalMs);

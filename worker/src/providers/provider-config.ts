@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MODE_VARIABLE, wholeNumber, type EnvReader } from '@mediagen/core';
 import {
   DEFAULT_STABILITY_ENGINE,
+  BASE_VIDEO_MODEL_IDS,
   MINIMAX_VIDEO_MODEL_ALIASES,
   MINIMAX_VIDEO_MODEL_IDS,
   STABILITY_ENGINES,
@@ -44,16 +45,21 @@ const httpUrl = z
   .transform((url) => url.replace(/\/+$/, ''));
 
 /**
- * A model of MiniMax's published text-to-video list, or an older name of one (read as its published
- * name); anything else is refused at start-up, as MiniMax would refuse it at every video's start.
+ * The base video model (the Free plan's, and every request recorded before video models had plans): a
+ * first-generation model of MiniMax's published text-to-video list, or an older name of one (read as its
+ * published name). Anything else is refused at start-up: a name MiniMax does not publish would fail every
+ * video's start, and Hailuo is chosen per plan (shared/src/video-models.ts), not here.
  */
-const miniMaxVideoModel = z
+const baseVideoModel = z
   .string()
   .transform((name) => MINIMAX_VIDEO_MODEL_ALIASES[name] ?? name)
   .refine(isMiniMaxVideoModel, {
     error: `must be one of MiniMax's published text-to-video models: ${MINIMAX_VIDEO_MODEL_IDS.join(', ')} (video-01 is read as T2V-01)`,
   })
-  .transform((name) => name as MiniMaxVideoModel);
+  .transform((name) => name as MiniMaxVideoModel)
+  .refine((name) => BASE_VIDEO_MODEL_IDS.includes(name), {
+    error: `must be a base model, ${BASE_VIDEO_MODEL_IDS.join(' or ')}: MiniMax-Hailuo-2.3 is what the Pro and Enterprise plans make their videos with`,
+  });
 
 export interface ProviderEndpoint {
   baseUrl: string;
@@ -65,6 +71,7 @@ export interface ProviderSettings {
   stability: ProviderEndpoint & { engine: StabilityEngine; timeoutMs: number };
   minimax: ProviderEndpoint & {
     groupId: string | undefined;
+    /** The base model (MINIMAX_VIDEO_MODEL): what a request made with `T2V-01`, or with no model, is sent as. */
     model: MiniMaxVideoModel;
     /** The spec's start, status and file budgets (VIDEO_TIMEOUTS_MS) unless set in code. */
     timeouts?: MiniMaxConfig['timeouts'];
@@ -152,7 +159,7 @@ export function readProviderSettings(
     minimax: {
       ...endpoint(key('video'), minimaxBaseOverride ?? MINIMAX_HOSTS[region], `${simulator}/v1`),
       groupId: reader.raw('MINIMAX_GROUP_ID'),
-      model: reader.read('MINIMAX_VIDEO_MODEL', miniMaxVideoModel, VIDEO_MODEL) ?? VIDEO_MODEL,
+      model: reader.read('MINIMAX_VIDEO_MODEL', baseVideoModel, VIDEO_MODEL) ?? VIDEO_MODEL,
     },
     openai: endpoint(
       key('speech'),

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MINIMAX_VIDEO_MODEL_IDS, buildStabilityBody, planVideo } from '@mediagen/shared';
+import {
+  MINIMAX_VIDEO_MODEL_IDS,
+  VIDEO_RESOLUTIONS,
+  buildStabilityBody,
+  planVideo,
+  resolveVideoRequest,
+  sentVideoModel,
+} from '@mediagen/shared';
 import { ONE_PIXEL_PNG_BASE64, minimax, openai, stability } from '@mediagen/simulator/documented-examples';
 import { GenerationError } from '../../src/generation-error';
 import { MiniMaxClient } from '../../src/providers/minimax-client';
@@ -171,6 +178,42 @@ describe(`MiniMax video generation (${minimax.createTask.source})`, () => {
       [],
     );
     expect(sent!.headers.authorization).toBe('Bearer mm-test');
+  });
+
+  it.each(minimax.hailuo23.renders)(
+    `sends a Pro video settled on Hailuo-2.3 at $resolution in $duration s as the reference documents it (${minimax.hailuo23.source})`,
+    async ({ resolution, duration }) => {
+      const server = await replaying([minimax.createTask.path, { status: 200, body: minimax.createTask.response }]);
+      const settled = resolveVideoRequest('pro', {
+        prompt: minimax.hailuo23.prompt,
+        quality: 'standard',
+        duration,
+        resolution,
+      });
+      if (!settled.ok) throw new Error(settled.message);
+      const { settings } = settled;
+      const { body } = planVideo(
+        { prompt: minimax.hailuo23.prompt, style: 'cinematic', durationSeconds: settings.duration, ...settings },
+        sentVideoModel(settings.model, 'T2V-01'),
+      );
+      await client(server).startTask(body);
+      expect(server.requests[0]!.body).toEqual({
+        model: minimax.hailuo23.model,
+        prompt: minimax.hailuo23.prompt,
+        prompt_optimizer: true,
+        duration,
+        resolution,
+      });
+    },
+  );
+
+  it(`never settles a Hailuo-2.3 request on a pair the reference does not render (${minimax.hailuo23.source})`, () => {
+    for (const { resolution, duration } of minimax.hailuo23.refused) {
+      const asked = { prompt: 'a boat', quality: 'standard', duration, model: minimax.hailuo23.model } as const;
+      const known = (VIDEO_RESOLUTIONS as readonly string[]).includes(resolution);
+      if (known)
+        expect(resolveVideoRequest('enterprise', { ...asked, resolution: resolution as '1080P' }).ok).toBe(false);
+    }
   });
 
   it(`reads the documented query answer (${minimax.queryTask.source})`, async () => {
