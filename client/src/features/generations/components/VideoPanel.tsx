@@ -1,4 +1,3 @@
-import { VIDEO_DEFAULTS } from '@mediagen/shared';
 import { useId, useState } from 'react';
 import { VideoIcon } from '@/components/ui/icons';
 import { useGenerationJob } from '../hooks/use-generation-job';
@@ -8,26 +7,31 @@ import { GenerationStatus } from './GenerationStatus';
 import { PanelCard } from './PanelCard';
 import { PromptField } from './PromptField';
 import { ResultFrame } from './ResultFrame';
+import { DEFAULT_VIDEO_CHOICES, VideoSettings, videoRequestFields, type VideoChoices } from './VideoSettings';
 import type { GeneratorPanelProps } from './generator-panel-props';
 
-export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance }: GeneratorPanelProps) {
+export function VideoPanel({
+  signedIn,
+  onRequireSignIn,
+  onBalanceChange,
+  balance,
+  plan = 'free',
+}: GeneratorPanelProps) {
   const outOfTokens = signedIn && balance?.left === 0;
   const hintId = useId();
   const [prompt, setPrompt] = useState('');
-  const job = useGenerationJob('video', onBalanceChange, () => setPrompt(''));
+  const [choices, setChoices] = useState<VideoChoices>(DEFAULT_VIDEO_CHOICES);
+  const job = useGenerationJob('video', onBalanceChange, () => {
+    setPrompt('');
+    setChoices(DEFAULT_VIDEO_CHOICES);
+  });
   const video = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
   function generate() {
     if (!signedIn) return onRequireSignIn();
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
     if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
-    void job.submit({
-      kind: 'video',
-      prompt,
-      quality: VIDEO_DEFAULTS.quality,
-      duration: VIDEO_DEFAULTS.durationSeconds,
-      style: VIDEO_DEFAULTS.style,
-    });
+    void job.submit({ kind: 'video', prompt, ...videoRequestFields(choices, plan) });
   }
 
   return (
@@ -40,6 +44,7 @@ export function VideoPanel({ signedIn, onRequireSignIn, onBalanceChange, balance
           signedIn ? 'Describe the video scene you want to generate...' : 'Please sign in to generate videos'
         }
       />
+      <VideoSettings value={choices} plan={plan} disabled={job.busy} onChange={setChoices} />
       <GenerateButton
         signedIn={signedIn}
         describedBy={outOfTokens ? hintId : undefined}
