@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
       if (verbose || /error/i.test(line)) process.stdout.write(`[${name}] ${line}\n`);
     },
   });
-  project.provide('stack', { ...stack.urls, queuePrefix });
+  project.provide('stack', { ...stack.urls, queuePrefix, databaseUrl: database.url });
   return async () => {
     await stack.stop();
     await database.drop();
