@@ -18,7 +18,7 @@ interface PanelCardProps {
  */
 export function PanelCard({ title, description, icon, onReset, actions, children }: PanelCardProps) {
   return (
-    <section aria-label={`${title} generator`} className="card group relative flex flex-col gap-4 p-5 sm:p-6">
+    <section aria-label={`${title} generator`} className="card group relative flex min-w-0 flex-col gap-4 p-5 sm:p-6">
       <header className="flex items-start justify-between gap-3">
         <div className="flex items-center gap-3">
           <span className="inline-flex size-10 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 to-fuchsia-500 text-white shadow-md shadow-violet-500/20">

@@ -24,7 +24,7 @@ export function PanelSettings({ label, summary, children }: PanelSettingsProps) 
         aria-controls={regionId}
         onClick={() => setOpen((value) => !value)}
       >
-        <span>{label}</span>
+        <span className="shrink-0">{label}</span>
         <span className="flex min-w-0 items-center gap-2 text-xs font-normal text-slate-500 dark:text-slate-400">
           <span className="truncate">{summary}</span>
           <span aria-hidden="true" className={`transition-transform ${open ? 'rotate-180' : ''}`}>
