@@ -7,6 +7,7 @@ import { renderPromptImage } from '../media/promptImage';
 import { describeRequestError } from '../requestError';
 import type { StableImageRequestRecord } from '../types';
 import { seedFromPrompt } from './renderArtifacts';
+import { STYLE_PRESETS } from './style-presets';
 
 /**
  * Stability's v2beta error shape: `{ id, name, errors: [...] }` (https://api.stability.ai/v2alpha/openapi,
@@ -22,25 +23,6 @@ export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 /** sd3's published models (SD3 Large, Large Turbo and Medium now answer as their 3.5 successors; not simulated). */
 export const SD3_MODELS = ['sd3.5-large', 'sd3.5-large-turbo', 'sd3.5-medium', 'sd3.5-flash'] as const;
 const ASPECT_RATIOS = ['16:9', '1:1', '21:9', '2:3', '3:2', '4:5', '5:4', '9:16', '9:21'] as const;
-const STYLE_PRESETS = [
-  '3d-model',
-  'analog-film',
-  'anime',
-  'cinematic',
-  'comic-book',
-  'digital-art',
-  'enhance',
-  'fantasy-art',
-  'isometric',
-  'line-art',
-  'low-poly',
-  'modeling-compound',
-  'neon-punk',
-  'origami',
-  'photographic',
-  'pixel-art',
-  'tile-texture',
-];
 const MAX_TEXT = 10_000;
 const MAX_SEED = 4_294_967_294;
 

@@ -1,3 +1,5 @@
+import { STYLE_PRESETS } from './style-presets';
+
 export interface TextPrompt {
   text: string;
   weight: number;
@@ -24,25 +26,6 @@ const DIMENSION_STEP = 64;
 const DIMENSION_RANGE = { min: 128, max: 2048 };
 const MAX_SEED = 4_294_967_295;
 
-const STYLE_PRESETS = [
-  '3d-model',
-  'analog-film',
-  'anime',
-  'cinematic',
-  'comic-book',
-  'digital-art',
-  'enhance',
-  'fantasy-art',
-  'isometric',
-  'line-art',
-  'low-poly',
-  'modeling-compound',
-  'neon-punk',
-  'origami',
-  'photographic',
-  'pixel-art',
-  'tile-texture',
-];
 const CLIP_GUIDANCE_PRESETS = ['FAST_BLUE', 'FAST_GREEN', 'NONE', 'SIMPLE', 'SLOW', 'SLOWER', 'SLOWEST'];
 const SAMPLERS = [
   'DDIM',
