@@ -117,6 +117,21 @@ describe('image models', { timeout: 120_000 }, () => {
     expect((await harness.balance(uid)).image).toBe(0);
   });
 
+  it('retries a 4K image whose upscale the provider refused once: its second run pays for the picture again and completes', async () => {
+    harness.simulator.injectFault({ route: 'upscale', fault: 'http500', times: 1 });
+    const { job, uid } = await harness.submit(
+      'image',
+      { ...imageRequest(), model: 'stable-image-ultra', resolution: '4k' },
+      { attempts: 3 },
+    );
+    const { state, generation } = await harness.settled('image', job, 60_000);
+    expect(state).toBe('completed');
+    // Two pictures and one upscale kept: the refused upscale was given back. One token for the generation.
+    expect(generation.paidCalls).toBe(3);
+    expect(generation.token).toBe('spent');
+    expect((await harness.balance(uid)).image).toBe(0);
+  });
+
   it('still sends a request without a model (Free, and everything recorded before models) to v1 SDXL', async () => {
     const before = harness.simulator.stableImageRequests().length;
     const v1Before = harness.simulator.stats().requests.image;

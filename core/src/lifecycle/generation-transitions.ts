@@ -9,6 +9,15 @@ import { tokenAtEnd, tokenEndingSentence } from './token-settlement';
 import { endTransition, runTransition, type TransitionOutcome } from './transition-statement';
 
 /** Who ended a generation early, for the ledger. */
+/**
+ * The paid calls a generation may make: MAX_PAID_CALLS runs' worth of them. A 4K image's run is two calls
+ * (the picture, then its upscale), so it may make twice as many: otherwise an upscale refused once, whose
+ * retry must pay for the picture again, would end the generation with its token spent.
+ */
+function paidCallLimit(maxPaidCalls: number) {
+  return sql`${maxPaidCalls} * (case when o.kind = 'image' and o.request->>'resolution' = '4k' then 2 else 1 end)`;
+}
+
 export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
 
 /** A generation's way from `queued` to where it ends, and its deletion: each step one compare-and-set. */
@@ -37,7 +46,7 @@ export class GenerationTransitions {
     const now = this.context.now();
     const outcome = await runTransition(this.context, id, {
       allowedFrom: ['queued', 'active'],
-      where: sql`o.paid_calls < ${this.context.maxPaidCalls}`,
+      where: sql`o.paid_calls < ${paidCallLimit(this.context.maxPaidCalls)}`,
       set: sql`status = 'active', started_at = coalesce(o.started_at, ${now}), paid_calls = o.paid_calls + 1,
         provider_started_at = coalesce(o.provider_started_at, ${now})`,
       announce: sql`(o.status = 'queued' or o.provider_started_at is null)`,
@@ -51,12 +60,12 @@ export class GenerationTransitions {
   /**
    * Committed before every provider request that may cost money (a video start can take a minute; a
    * cancel during it must already know the token is at stake). Refused once the generation has made
-   * `maxPaidCalls` such calls, or when it is no longer active.
+   * as many such calls as it may (paidCallLimit), or when it is no longer active.
    */
   async providerStarted(id: string): Promise<TransitionOutcome> {
     const outcome = await runTransition(this.context, id, {
       allowedFrom: ['active'],
-      where: sql`o.paid_calls < ${this.context.maxPaidCalls}`,
+      where: sql`o.paid_calls < ${paidCallLimit(this.context.maxPaidCalls)}`,
       set: sql`paid_calls = o.paid_calls + 1, provider_started_at = coalesce(o.provider_started_at, ${this.context.now()})`,
       announce: sql`o.provider_started_at is null`,
     });
