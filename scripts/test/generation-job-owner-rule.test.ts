@@ -1,40 +1,14 @@
-import { resolve } from 'node:path';
-import { Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
-import ts from 'typescript';
 import { expect, it } from 'vitest';
 import generationJobOwner from '../../eslint-rules/generation-job-owner.js';
+import { typedLintMessages } from './support/typed-lint';
 
 /**
  * The lint rule that keeps changes to generations' jobs and files in the job owner, on code whose types
  * it reads: the same method names on other types (a Set's add, a Map's delete) pass.
  */
-// Never written: the compiler host and the linter are handed its text.
-const FILE = resolve('never-written/module.ts');
 
 function problems(code: string): string[] {
-  const host = ts.createCompilerHost({ strict: true, noEmit: true });
-  const readFile = host.readFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.readFile = (name) => (name === FILE ? code : readFile(name));
-  host.fileExists = (name) => name === FILE || fileExists(name);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) =>
-    name === FILE ? ts.createSourceFile(name, code, version, true) : getSourceFile(name, version);
-  const program = ts.createProgram([FILE], { strict: true, noEmit: true, lib: ['lib.es2022.d.ts'] }, host);
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tseslint.parser, parserOptions: { programs: [program] } },
-        plugins: { mediagen: { rules: { 'generation-job-owner': generationJobOwner } } },
-        rules: { 'mediagen/generation-job-owner': 'error' },
-      },
-    ],
-    FILE,
-  );
-  return messages.map((message) => message.message);
+  return typedLintMessages(code, 'generation-job-owner', generationJobOwner);
 }
 
 const DECLARATIONS = `

@@ -1,44 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint, Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
+import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import recordQueriesInCore from '../../eslint-rules/record-queries-in-core.js';
+import { typedLintMessages } from './support/typed-lint';
 
 /**
  * The lint rule that keeps queries of the record's tables in core (reads: GenerationReads, changes: the
  * lifecycle), on code whose types it reads; and the lint configuration that turns it on for the apps.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Never written: the compiler host and the linter are handed its text.
-const FILE = resolve('never-written/module.ts');
 const TABLES = ['generations', 'accounts', 'token_ledger'];
 
 function problems(code: string): string[] {
-  const host = ts.createCompilerHost({ strict: true, noEmit: true });
-  const readFile = host.readFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.readFile = (name) => (name === FILE ? code : readFile(name));
-  host.fileExists = (name) => name === FILE || fileExists(name);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) =>
-    name === FILE ? ts.createSourceFile(name, code, version, true) : getSourceFile(name, version);
-  const program = ts.createProgram([FILE], { strict: true, noEmit: true, lib: ['lib.es2022.d.ts'] }, host);
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tseslint.parser, parserOptions: { programs: [program] } },
-        plugins: { mediagen: { rules: { 'record-queries-in-core': recordQueriesInCore } } },
-        rules: { 'mediagen/record-queries-in-core': ['error', { tables: TABLES }] },
-      },
-    ],
-    FILE,
-  );
-  return messages.map((message) => message.message);
+  return typedLintMessages(code, 'record-queries-in-core', recordQueriesInCore, [{ tables: TABLES }]);
 }
 
 const DECLARATIONS = `

@@ -53,11 +53,7 @@ export class StabilityClient {
       body,
       timeoutMs: this.config.timeoutMs,
       ...(signal === undefined ? {} : { signal }),
-    }).catch((error: unknown) => {
-      if (error instanceof NetworkError)
-        throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: error.outcome });
-      throw error;
-    });
+    }).catch(imageCallFailure);
     if (response.status >= 400 && isOutOfBalance(response.json)) {
       throw new ProviderOutOfCreditError(
         'stability',
@@ -112,4 +108,14 @@ export class StabilityClient {
     }
     return credits;
   }
+}
+
+/**
+ * A Stability call (any API) lost on the way, as the image job's failure: worth another attempt, counted
+ * by how it was lost. Anything else is passed on as it was thrown.
+ */
+export function imageCallFailure(error: unknown): never {
+  if (error instanceof NetworkError)
+    throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: error.outcome });
+  throw error;
 }

@@ -2,10 +2,10 @@ import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import { IMAGE_UPSCALER, type StableImageGenerateForm } from '@mediagen/shared';
 import { GenerationError, isRetryableStatus } from '../generation-error';
-import { NetworkError, callForm, messageFrom, type BinaryResponse } from './http';
+import { callForm, messageFrom, type BinaryResponse } from './http';
 import { ProviderOutOfCreditError } from './out-of-credit-error';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
-import { isOutOfBalance } from './stability-client';
+import { imageCallFailure, isOutOfBalance } from './stability-client';
 
 export interface StableImageConfig {
   baseUrl: string;
@@ -54,11 +54,7 @@ export class StableImageClient {
       form,
       timeoutMs: this.config.timeoutMs,
       ...(signal === undefined ? {} : { signal }),
-    }).catch((error: unknown) => {
-      if (error instanceof NetworkError)
-        throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: error.outcome });
-      throw error;
-    });
+    }).catch(imageCallFailure);
     refuseUnlessOk(response);
     // A filtered image still comes back (blurred): the generation ran and was paid for, as on v1.
     if (header(response, 'finish-reason') === 'CONTENT_FILTERED') {
