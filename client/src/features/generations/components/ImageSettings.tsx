@@ -12,6 +12,7 @@ import {
   type StylePreset,
 } from '@mediagen/shared';
 import { useId } from 'react';
+import { SelectField } from '@/components/ui/SelectField';
 import { lockedLabel, planUnlocking } from '../plan-locks';
 import { PanelSettings } from './PanelSettings';
 
@@ -71,106 +72,69 @@ interface ImageSettingsProps {
 }
 
 export function ImageSettings({ value, plan, disabled, onChange }: ImageSettingsProps) {
-  const ids = { model: useId(), shape: useId(), resolution: useId(), style: useId(), negative: useId(), seed: useId() };
+  const ids = { negative: useId(), seed: useId() };
   const allowed = PLAN_IMAGE_MODELS[plan];
   const model = value.model ?? allowed.defaultModel;
   const rules = IMAGE_MODEL_RULES[model];
+  const fourK = allowed.resolutions.includes('4k');
   const set = (change: Partial<ImageChoices>) => onChange({ ...value, ...change });
   const summary = [rules.title, value.aspectRatio, value.resolution === '4k' ? '4K' : 'Standard'].join(' · ');
 
   return (
     <PanelSettings label="Image settings" summary={summary}>
-      <div>
-        <label htmlFor={ids.model} className="field-label">
-          Model
-        </label>
-        <select
-          id={ids.model}
-          className="field"
-          disabled={disabled}
-          value={model}
-          onChange={(event) => set({ model: event.target.value as ImageModel })}
-        >
-          {IMAGE_MODELS.map((option) => {
-            const included = allowed.models.includes(option);
-            const unlockedBy = included
-              ? undefined
-              : planUnlocking((p) => PLAN_IMAGE_MODELS[p].models.includes(option));
-            return (
-              <option key={option} value={option} disabled={!included}>
-                {lockedLabel(IMAGE_MODEL_RULES[option].title, unlockedBy)}
-              </option>
-            );
-          })}
-        </select>
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <div>
-          <label htmlFor={ids.shape} className="field-label">
-            Shape
-          </label>
-          <select
-            id={ids.shape}
-            className="field"
-            disabled={disabled}
-            value={value.aspectRatio}
-            onChange={(event) => set({ aspectRatio: event.target.value as AspectRatio })}
-          >
-            {ASPECT_RATIOS.map((ratio) => (
-              <option key={ratio} value={ratio}>
-                {ratio} {SHAPE_NAMES[ratio]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.resolution} className="field-label">
-            Resolution
-          </label>
-          <select
-            id={ids.resolution}
-            className="field"
-            disabled={disabled}
-            value={value.resolution}
-            onChange={(event) => set({ resolution: event.target.value as ImageResolution })}
-          >
-            <option value="standard">Standard</option>
-            <option value="4k" disabled={!allowed.resolutions.includes('4k')}>
-              {lockedLabel(
-                '4K',
-                allowed.resolutions.includes('4k')
-                  ? undefined
-                  : planUnlocking((p) => PLAN_IMAGE_MODELS[p].resolutions.includes('4k')),
-              )}
+      <SelectField label="Model" value={model} disabled={disabled} onChange={(next) => set({ model: next })}>
+        {IMAGE_MODELS.map((option) => {
+          const included = allowed.models.includes(option);
+          const unlockedBy = included ? undefined : planUnlocking((p) => PLAN_IMAGE_MODELS[p].models.includes(option));
+          return (
+            <option key={option} value={option} disabled={!included}>
+              {lockedLabel(IMAGE_MODEL_RULES[option].title, unlockedBy)}
             </option>
-          </select>
-        </div>
-      </div>
-      <div>
-        <label htmlFor={ids.style} className="field-label">
-          Style
-        </label>
-        <select
-          id={ids.style}
-          className="field"
-          disabled={disabled || !rules.stylePreset}
-          aria-describedby={rules.stylePreset ? undefined : `${ids.style}-hint`}
-          value={value.stylePreset}
-          onChange={(event) => set({ stylePreset: event.target.value as StylePreset | '' })}
+          );
+        })}
+      </SelectField>
+      <div className="grid grid-cols-2 gap-3">
+        <SelectField
+          label="Shape"
+          value={value.aspectRatio}
+          disabled={disabled}
+          onChange={(aspectRatio) => set({ aspectRatio })}
         >
-          <option value="">Default</option>
-          {STABILITY_STYLE_PRESETS.map((preset) => (
-            <option key={preset} value={preset}>
-              {presetName(preset)}
+          {ASPECT_RATIOS.map((ratio) => (
+            <option key={ratio} value={ratio}>
+              {ratio} {SHAPE_NAMES[ratio]}
             </option>
           ))}
-        </select>
-        {!rules.stylePreset && (
-          <p id={`${ids.style}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            {rules.title} chooses its own style.
-          </p>
-        )}
+        </SelectField>
+        <SelectField
+          label="Resolution"
+          value={value.resolution}
+          disabled={disabled}
+          onChange={(resolution) => set({ resolution })}
+        >
+          <option value="standard">Standard</option>
+          <option value="4k" disabled={!fourK}>
+            {lockedLabel(
+              '4K',
+              fourK ? undefined : planUnlocking((p) => PLAN_IMAGE_MODELS[p].resolutions.includes('4k')),
+            )}
+          </option>
+        </SelectField>
       </div>
+      <SelectField
+        label="Style"
+        value={value.stylePreset}
+        disabled={disabled || !rules.stylePreset}
+        hint={rules.stylePreset ? undefined : `${rules.title} chooses its own style.`}
+        onChange={(stylePreset) => set({ stylePreset })}
+      >
+        <option value="">Default</option>
+        {STABILITY_STYLE_PRESETS.map((preset) => (
+          <option key={preset} value={preset}>
+            {presetName(preset)}
+          </option>
+        ))}
+      </SelectField>
       <div>
         <label htmlFor={ids.negative} className="field-label">
           Leave out

@@ -1,5 +1,6 @@
 import { SPEECH_DEFAULTS, SPEECH_FORMATS, SPEECH_SPEED_RANGE, type SpeechFormat } from '@mediagen/shared';
 import { useId } from 'react';
+import { SelectField } from '@/components/ui/SelectField';
 import { PanelSettings } from './PanelSettings';
 
 export interface SpeechChoices {
@@ -26,7 +27,6 @@ interface SpeechSettingsProps {
 
 export function SpeechSettings({ value, disabled, speedRange = SPEECH_SPEED_RANGE, onChange }: SpeechSettingsProps) {
   const speedId = useId();
-  const formatId = useId();
   const speed = formatSpeed(value.speed);
   return (
     <PanelSettings label="Speech settings" summary={`${speed} · ${value.format.toUpperCase()}`}>
@@ -50,24 +50,18 @@ export function SpeechSettings({ value, disabled, speedRange = SPEECH_SPEED_RANG
           From {formatSpeed(speedRange.min)} to {formatSpeed(speedRange.max)}, what the speech model reads at.
         </p>
       </div>
-      <div>
-        <label htmlFor={formatId} className="field-label">
-          File format
-        </label>
-        <select
-          id={formatId}
-          className="field"
-          disabled={disabled}
-          value={value.format}
-          onChange={(event) => onChange({ ...value, format: event.target.value as SpeechFormat })}
-        >
-          {SPEECH_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_LABELS[format]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="File format"
+        value={value.format}
+        disabled={disabled}
+        onChange={(format) => onChange({ ...value, format })}
+      >
+        {SPEECH_FORMATS.map((format) => (
+          <option key={format} value={format}>
+            {FORMAT_LABELS[format]}
+          </option>
+        ))}
+      </SelectField>
     </PanelSettings>
   );
 }

@@ -8,7 +8,7 @@ import {
   type VideoOption,
   type VideoQuality,
 } from '@mediagen/shared';
-import { useId } from 'react';
+import { SelectField } from '@/components/ui/SelectField';
 import { lockedLabel, planUnlocking } from '../plan-locks';
 import { PanelSettings } from './PanelSettings';
 
@@ -63,7 +63,6 @@ interface VideoSettingsProps {
 }
 
 export function VideoSettings({ value, plan, disabled, onChange }: VideoSettingsProps) {
-  const ids = { picture: useId(), duration: useId(), quality: useId() };
   const offered = videoOptionsForPlan(plan).options.map(keyOf);
   const picture = pictureOf(value, plan);
   const sent = videoRequestFields(value, plan);
@@ -72,67 +71,44 @@ export function VideoSettings({ value, plan, disabled, onChange }: VideoSettings
 
   return (
     <PanelSettings label="Video settings" summary={summary}>
-      <div>
-        <label htmlFor={ids.picture} className="field-label">
-          Model and resolution
-        </label>
-        <select
-          id={ids.picture}
-          className="field"
-          disabled={disabled}
-          value={keyOf(picture)}
-          onChange={(event) => set({ picture: event.target.value })}
-        >
-          {EVERY_PICTURE.map((option) => {
-            const included = offered.includes(keyOf(option));
-            const unlockedBy = included
-              ? undefined
-              : planUnlocking((p) => videoOptionsForPlan(p).options.some((other) => keyOf(other) === keyOf(option)));
-            return (
-              <option key={keyOf(option)} value={keyOf(option)} disabled={!included}>
-                {lockedLabel(`${MODEL_TITLES[option.model]} · ${option.resolution}`, unlockedBy)}
-              </option>
-            );
-          })}
-        </select>
-      </div>
+      <SelectField
+        label="Model and resolution"
+        value={keyOf(picture)}
+        disabled={disabled}
+        onChange={(next) => set({ picture: next })}
+      >
+        {EVERY_PICTURE.map((option) => {
+          const included = offered.includes(keyOf(option));
+          const unlockedBy = included
+            ? undefined
+            : planUnlocking((p) => videoOptionsForPlan(p).options.some((other) => keyOf(other) === keyOf(option)));
+          return (
+            <option key={keyOf(option)} value={keyOf(option)} disabled={!included}>
+              {lockedLabel(`${MODEL_TITLES[option.model]} · ${option.resolution}`, unlockedBy)}
+            </option>
+          );
+        })}
+      </SelectField>
       <div className="grid grid-cols-2 gap-3">
-        <div>
-          <label htmlFor={ids.duration} className="field-label">
-            Length
-          </label>
-          <select
-            id={ids.duration}
-            className="field"
-            disabled={disabled}
-            value={sent.duration}
-            onChange={(event) => set({ duration: Number(event.target.value) as VideoDuration })}
-          >
-            {VIDEO_DURATIONS.map((seconds) => (
-              <option key={seconds} value={seconds} disabled={!picture.durations.includes(seconds)}>
-                {seconds} seconds
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.quality} className="field-label">
-            Quality
-          </label>
-          <select
-            id={ids.quality}
-            className="field"
-            disabled={disabled}
-            value={sent.quality}
-            onChange={(event) => set({ quality: event.target.value as VideoQuality })}
-          >
-            {picture.qualities.map((quality) => (
-              <option key={quality} value={quality}>
-                {QUALITY_LABELS[quality]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Length"
+          value={String(sent.duration)}
+          disabled={disabled}
+          onChange={(seconds) => set({ duration: Number(seconds) as VideoDuration })}
+        >
+          {VIDEO_DURATIONS.map((seconds) => (
+            <option key={seconds} value={seconds} disabled={!picture.durations.includes(seconds)}>
+              {seconds} seconds
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Quality" value={sent.quality} disabled={disabled} onChange={(quality) => set({ quality })}>
+          {picture.qualities.map((quality) => (
+            <option key={quality} value={quality}>
+              {QUALITY_LABELS[quality]}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {picture.durations.length === 1 && (
         <p className="text-xs text-slate-500 dark:text-slate-400">
