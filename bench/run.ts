@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [enqueue|e2e|capacity|progress|memory|scale|ratelimit|client ...]`: every figure against its ceiling measured
+ * `pnpm bench [enqueue|e2e|capacity|progress|memory|scale|ratelimit|client|webhooks ...]`: every figure against its ceiling measured
  * in the same run, on the same Redis, each part on its own key prefix (removed afterwards).
  * Results are printed as a table and written to bench/results/latest.json.
  */
@@ -20,6 +20,7 @@ import { priorityBench } from './parts/priority';
 import { progressBench } from './parts/progress';
 import { rateLimitBench } from './parts/ratelimit';
 import { scaleBench } from './parts/scale';
+import { webhooksBench } from './parts/webhooks';
 
 export interface BenchContext {
   emulatorHost: string;
@@ -38,9 +39,19 @@ const PARTS = {
   priority: priorityBench,
   marking: markingBench,
   client: clientBench,
+  webhooks: webhooksBench,
 };
 type PartName = keyof typeof PARTS;
-const NEEDS_USERS: readonly PartName[] = ['enqueue', 'e2e', 'capacity', 'progress', 'memory', 'priority', 'scale'];
+const NEEDS_USERS: readonly PartName[] = [
+  'enqueue',
+  'e2e',
+  'capacity',
+  'progress',
+  'memory',
+  'priority',
+  'scale',
+  'webhooks',
+];
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = requested.filter((name) => !(name in PARTS));

@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserForFile, openPage } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
+import { stackOfThisWorker } from './support/stack';
 
-const { client, emulator } = inject('stack');
+const { client, emulator } = stackOfThisWorker();
 const PROJECT_ID = 'demo-mediagen';
 
 const browser = browserForFile();

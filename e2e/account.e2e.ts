@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserForFile, openPage } from './support/browser';
 import { expectNoConsoleErrors, PASSWORD, uniqueEmail } from './support/app';
+import { stackOfThisWorker } from './support/stack';
 
-const { client } = inject('stack');
+const { client } = stackOfThisWorker();
 const browser = browserForFile();
 
 describe('signing up', () => {
@@ -15,7 +16,7 @@ describe('signing up', () => {
       );
       await page.getByRole('button', { name: 'Start Creating' }).click();
 
-      await page.getByRole('dialog', { name: 'Sign In' }).getByRole('button', { name: 'Create one' }).click();
+      // A first visit opens on the sign-up form.
       const dialog = page.getByRole('dialog', { name: 'Create Account' });
       await dialog.waitFor();
 
@@ -31,7 +32,11 @@ describe('signing up', () => {
 
       await page.waitForURL(`${client}/dashboard`);
       await page.getByText('Account created successfully!').waitFor();
-      await page.getByText('Welcome! You have 1 image, 1 video and 2 speech tokens remaining.').waitFor();
+      await page
+        .getByText(
+          'Welcome! You have 1 image, 1 video and 2 speech tokens remaining on the Free plan, which renews them every 30 days.',
+        )
+        .waitFor();
       expect(await dialog.count()).toBe(0);
 
       // Signed in: the top bar offers the dashboard and logout, and the panels accept prompts.
@@ -61,7 +66,8 @@ describe('signing up', () => {
         await page.evaluate(() => localStorage.removeItem('auth-storage'));
         await page.reload();
         await page.getByRole('button', { name: 'Start Creating' }).click();
-        await page.getByRole('button', { name: 'Create one' }).click();
+        // The second time this browser has signed in before, so the dialog opens on the sign-in form.
+        if (attempt === 2) await page.getByRole('button', { name: 'Create account' }).click();
         const dialog = page.getByRole('dialog', { name: 'Create Account' });
         await dialog.getByLabel('Email').fill(email);
         await dialog.getByLabel('Password').fill(PASSWORD);
@@ -75,6 +81,58 @@ describe('signing up', () => {
           expect(new URL(page.url()).pathname).toBe('/');
         }
       }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a new visitor on the Login page', () => {
+  it('creates an account there, then finds the Library in the top bar and in the mobile bar at 375 px', async () => {
+    const { page, context, errors } = await openPage(browser(), { width: 375, height: 800 });
+    /** Nothing sticks out of the page or of the top bar's row (a squeezed button would overflow the row). */
+    const expectNothingOverflows = async (where: string) => {
+      const overflow = await page.evaluate(() => {
+        const row = document.querySelector('header > div')!;
+        return {
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          topBar: row.scrollWidth - row.clientWidth,
+        };
+      });
+      expect(overflow, where).toEqual({ page: 0, topBar: 0 });
+    };
+    try {
+      // Signed out, the top bar offers both ways in, and they fit on a phone.
+      await page.goto(client);
+      await page.getByRole('banner').getByRole('link', { name: 'Sign Up' }).waitFor();
+      await expectNothingOverflows('signed-out home at 375 px');
+
+      await page.goto(`${client}/login`);
+      await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+      const email = uniqueEmail('login-signup');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+      await page.waitForURL(`${client}/dashboard`);
+      await page.getByText('Account created successfully!').waitFor();
+
+      // On a phone the bottom bar names the Library, and the top bar still fits.
+      const mobileLibrary = page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Library' });
+      expect(await mobileLibrary.isVisible()).toBe(true);
+      await expectNothingOverflows('signed-in dashboard at 375 px');
+
+      // From md up the top bar names it, beside Dashboard, Logout and the account menu.
+      for (const width of [768, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        const topLibrary = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' });
+        expect(await topLibrary.isVisible(), `Library link at ${width} px`).toBe(true);
+        await expectNothingOverflows(`signed-in dashboard at ${width} px`);
+      }
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click();
+      await page.getByRole('heading', { name: 'Your Library' }).waitFor();
+      expectNoConsoleErrors(errors, 'sign-up on the Login page');
     } finally {
       await context.close();
     }
@@ -115,8 +173,8 @@ describe('a signed-out visitor on the dashboard', () => {
       await imageButton.click();
       const dialog = page.getByRole('dialog', { name: 'Sign in to continue' });
       await dialog.waitFor();
-      // The sign-in-only variant has no sign-up link and closes on a backdrop click.
-      expect(await dialog.getByRole('button', { name: 'Create one' }).count()).toBe(0);
+      // It offers to create an account too, and closes on a backdrop click.
+      expect(await dialog.getByRole('button', { name: 'Create account' }).count()).toBe(1);
       await page.getByTestId('modal-backdrop').click({ position: { x: 5, y: 5 } });
       await dialog.waitFor({ state: 'detached' });
 

@@ -1,10 +1,11 @@
 import type { Generation, Me } from '@mediagen/shared';
 import type { Locator, Page } from 'playwright-core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { browserForFile, openPage, type PageWatch } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
+import { stackOfThisWorker } from './support/stack';
 
-const { api, client, emulator, simulator } = inject('stack');
+const { api, client, emulator, simulator } = stackOfThisWorker();
 const STAYS_SPENT = 'The video has started: canceling stops it, and the token stays spent.';
 const SPENT_OUTCOME = 'The video had started, so its token stays spent.';
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import type { Generation } from '@mediagen/shared';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { browserForFile, openPage, type PageWatch } from './support/browser';
 import {
   createUser,
@@ -14,8 +14,9 @@ import {
   uniqueEmail,
 } from './support/app';
 import { recordProgress } from './support/progress';
+import { stackOfThisWorker } from './support/stack';
 
-const { api, client, emulator, simulator, queuePrefix } = inject('stack');
+const { api, client, emulator, simulator, queuePrefix } = stackOfThisWorker();
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const EXHAUSTED =
   'Your free tokens are over. Tokens will reset in 30 days. Please purchase a subscription for unlimited access.';
@@ -231,13 +232,16 @@ describe('generating from the dashboard', () => {
       }
       await panel.getByLabel('Text to speak').fill('Take number 3.');
       await panel.getByRole('button', { name: 'Generate Speech' }).click();
+      // A toast under the pointer waits for it to leave (the toaster's hover pause): the pointer moves away.
+      await page.mouse.move(0, 0);
       const toast = page.getByText(EXHAUSTED);
       await toast.waitFor();
       // Spec: the exhausted toast lasts 5 seconds, longer than the usual 3.
       const shownAt = Date.now();
       await page.waitForTimeout(3500);
       expect(await toast.isVisible()).toBe(true);
-      await toast.waitFor({ state: 'detached', timeout: 5000 });
+      // Gone after its 5 s (and at most a moment more when the toaster's pause latched: lib/toast-deadline).
+      await toast.waitFor({ state: 'detached', timeout: 15_000 });
       expect(Date.now() - shownAt).toBeGreaterThan(4000);
       expectNoConsoleErrors(
         errors.filter((error) => !isRefusal(error, 402)),
@@ -336,7 +340,12 @@ describe('generating from the dashboard', () => {
       await status
         .filter({ hasText: /^Queued — (next|#\d+) in line(, about \d+ (s|min))?$/ })
         .waitFor({ timeout: 5000 });
-      expect(await panel.getByRole('progressbar').getAttribute('aria-valuetext')).toBe(await status.textContent());
+      // Read together: once the pause ends the text moves on, and both with it.
+      const [statusText, progressText] = await panel.evaluate((region) => [
+        region.querySelector('[role="status"]')?.textContent,
+        region.querySelector('[role="progressbar"]')?.getAttribute('aria-valuetext'),
+      ]);
+      expect(progressText).toBe(statusText);
 
       // Once the pause ends it runs like any other image.
       await panel

@@ -1,11 +1,12 @@
 import type { Me, PlanId } from '@mediagen/shared';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserForFile, openPage, type PageWatch } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
 import { movePlan } from './support/plans';
+import { stackOfThisWorker } from './support/stack';
 
-const { api, client, emulator, simulator, databaseUrl } = inject('stack');
+const { api, client, emulator, simulator, databaseUrl } = stackOfThisWorker();
 
 const browser = browserForFile();
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserForFile, openPage } from './support/browser';
 import {
   createUser,
@@ -9,8 +9,9 @@ import {
   signInThroughLoginPage,
   uniqueEmail,
 } from './support/app';
+import { stackOfThisWorker } from './support/stack';
 
-const { client, emulator, simulator } = inject('stack');
+const { client, emulator, simulator } = stackOfThisWorker();
 const PROMPT = 'mountain lake::2 AND wooden cabin::0.5 [blurry, extra fingers]';
 
 const browser = browserForFile();

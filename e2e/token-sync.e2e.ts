@@ -1,8 +1,9 @@
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { browserForFile, openPage } from './support/browser';
 import { createUser, expectNoConsoleErrors, signInThroughLoginPage, uniqueEmail } from './support/app';
+import { stackOfThisWorker } from './support/stack';
 
-const { client, emulator } = inject('stack');
+const { client, emulator } = stackOfThisWorker();
 
 const browser = browserForFile();
 

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './support/workers';
 
 export default defineConfig({
   test: {
@@ -6,8 +7,10 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.e2e.ts'],
     globalSetup: ['support/global-setup.ts'],
-    // One browser and one stack: files run one after another.
-    fileParallelism: false,
+    // One stack per worker (support/global-setup.ts): files on different workers never share one.
+    maxWorkers: E2E_WORKERS,
+    // After the other projects when one run takes them all (a group runs with one worker count).
+    sequence: { groupOrder: 1 },
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

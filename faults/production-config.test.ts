@@ -77,9 +77,13 @@ describe('the built server', () => {
       FIREBASE_PROJECT_ID: 'mediagen-prod-check',
       ARTIFACT_URL_SECRET: 'a'.repeat(48),
       ACCOUNT_TRACE_SECRET: 'b'.repeat(48),
+      API_KEY_HMAC_SECRET: 'c'.repeat(48),
+      WEBHOOK_SECRET_KEY: 'w'.repeat(48),
       PUBLIC_URL: 'https://api.mediagen.example',
       CORS_ORIGIN: 'https://mediagen.example',
       METRICS_TOKEN: 'scrape-token-0123456789',
+      SMTP_URL: 'smtps://mediagen:secret@smtp.mediagen.example',
+      SUPPORT_EMAIL_FROM: 'MediaGen support <support@mediagen.example>',
     };
   });
   const entry = 'server/dist/main.js';
@@ -98,9 +102,12 @@ describe('the built server', () => {
     'FIREBASE_PROJECT_ID',
     'ARTIFACT_URL_SECRET',
     'ACCOUNT_TRACE_SECRET',
+    'API_KEY_HMAC_SECRET',
+    'WEBHOOK_SECRET_KEY',
     'PUBLIC_URL',
     'CORS_ORIGIN',
     'METRICS_TOKEN',
+    'SMTP_URL',
   ];
 
   it('refuses to start without its required settings, naming each of them at once', async () => {
@@ -118,7 +125,9 @@ describe('the built server', () => {
     ['FIREBASE_PROJECT_ID', 'demo-mediagen'],
     ['ARTIFACT_URL_SECRET', 'short'],
     ['ACCOUNT_TRACE_SECRET', 'short'],
+    ['API_KEY_HMAC_SECRET', 'short'],
     ['PUBLIC_URL', 'http://api.mediagen.example'],
+    ['SMTP_URL', 'http://smtp.mediagen.example'],
   ] as const;
 
   it('refuses to start with unsafe settings, naming each of them at once', async () => {
@@ -150,6 +159,10 @@ describe('the built worker', () => {
       STABILITY_API_KEY: 'sk-stability-placeholder-free',
       MINIMAX_API_KEY: 'minimax-key-placeholder-free',
       OPENAI_API_KEY: 'sk-openai-placeholder-free',
+      // Webhook deliveries: the endpoints' sealed secrets, and the result links in their payloads.
+      WEBHOOK_SECRET_KEY: 'w'.repeat(48),
+      ARTIFACT_URL_SECRET: 'a'.repeat(48),
+      PUBLIC_URL: 'https://api.mediagen.example',
     };
   });
   const entry = 'worker/dist/main.js';
@@ -169,6 +182,9 @@ describe('the built worker', () => {
       'STABILITY_API_KEY',
       'MINIMAX_API_KEY',
       'OPENAI_API_KEY',
+      'WEBHOOK_SECRET_KEY',
+      'ARTIFACT_URL_SECRET',
+      'PUBLIC_URL',
     ];
     const result = await run(entry, { WORKER_METRICS_PORT: '0' }, ready);
     expect(result.started).toBe(false);

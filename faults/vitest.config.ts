@@ -9,7 +9,8 @@ export default defineConfig({
     // The Auth emulator (reused when one already answers) and the production bundles every process here
     // runs; the root config makes sure Redis is up.
     globalSetup: ['@mediagen/testing/emulator-setup', 'support/build-bundles.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Hang guards: these run beside the other suites and the browser tests on two cores.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -7,7 +7,7 @@ export default defineConfig({
     isolate: false,
     include: ['test/**/*.test.ts'],
     globalSetup: ['@mediagen/testing/emulator-setup'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
   },
 });

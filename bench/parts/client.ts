@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createSecureServer } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -24,6 +24,8 @@ const TYPES: Record<string, string> = {
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** The pages a visitor lands on, signed out: the landing page, the dashboard and the library. */
 const LIGHTHOUSE_PAGES = ['/', '/dashboard', '/library'] as const;
+/** Where to keep each page's whole Lighthouse report (JSON), to read what lost a point; none kept by default. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const PERFORMANCE_METRICS = [
   'first-contentful-paint',
   'largest-contentful-paint',
@@ -146,6 +148,11 @@ async function lighthouseScores(origin: string): Promise<Figure[]> {
           formFactor === 'desktop' ? desktopConfig : undefined,
         );
         if (result === undefined) throw new Error(`Lighthouse gave no result for ${path}`);
+        if (REPORTS_DIR !== undefined) {
+          mkdirSync(REPORTS_DIR, { recursive: true });
+          const page = path === '/' ? 'landing' : path.slice(1);
+          writeFileSync(join(REPORTS_DIR, `${page}-${formFactor}.json`), JSON.stringify(result.lhr, null, 1));
+        }
         const scores = LIGHTHOUSE_CATEGORIES.map((category) =>
           Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
         );

@@ -2,11 +2,14 @@ import { REDIS_URL, freePort, percentile, sleep, spawnTs, type Child } from '../
 import { Queue } from 'bullmq';
 import type { Figure } from '../lib/report';
 import { closeAll, connectMany, type Update } from '../lib/sockets';
+import { openStreams } from '../lib/streams';
 import { BenchStack } from '../lib/stack';
 import type { BenchContext } from '../run';
 import { connectRedis } from '@mediagen/core';
 
 const CLIENTS = Number(process.env.BENCH_PROGRESS_CLIENTS ?? 500);
+/** Of those, the ones that also follow their generation over its event stream (SSE), for programs. */
+const STREAM_CLIENTS = Math.min(CLIENTS, Number(process.env.BENCH_PROGRESS_STREAMS ?? 50));
 const STEPS = 30;
 const INTERVAL_MS = 100;
 /**
@@ -86,20 +89,37 @@ export async function progressBench(context: BenchContext): Promise<Figure[]> {
       }),
     );
     await apiWorker.waitFor(/bench worker ready/);
-    await Promise.all(
+    const submitted = await Promise.all(
       users.map((user) =>
         fetch(`${origin}/api/generations`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${user.idToken}` },
           body: JSON.stringify({ kind: 'speech', input: 'progress', voice: 'nova', language: 'en-US' }),
-        }).then((response) => response.arrayBuffer()),
+        }).then(async (response) => ({ token: user.idToken, id: ((await response.json()) as { id: string }).id })),
       ),
+    );
+    // The same events, to the same owners, over their streams too: opened before the first step.
+    const streamUpdates: Update[] = [];
+    const streams = await openStreams(origin, submitted.slice(0, STREAM_CLIENTS), (update) =>
+      streamUpdates.push(update),
     );
     await sleep(CPU_WINDOW_OPENS_MS);
     const serverCpuBefore = server.cpuSeconds();
     await sleep(SETTLE_MS + STEPS * INTERVAL_MS + 3000 - CPU_WINDOW_OPENS_MS);
     const serverCpu = server.cpuSeconds() - serverCpuBefore;
-    const api = measure(apiUpdates, await sentTimes(apiWorker));
+    const sent = await sentTimes(apiWorker);
+    const api = measure(apiUpdates, sent);
+    const streamIds = new Set(submitted.slice(0, STREAM_CLIENTS).map((entry) => entry.id));
+    const streamed = measure(
+      streamUpdates,
+      Object.fromEntries(Object.entries(sent).filter(([id]) => streamIds.has(id))),
+    );
+    // The sockets' latencies for the same generations, so both figures count the same events.
+    const socketsOfStreamed = measure(
+      apiUpdates.filter((update) => streamIds.has(update.id)),
+      Object.fromEntries(Object.entries(sent).filter(([id]) => streamIds.has(id))),
+    );
+    streams.abort();
     closeAll(apiSockets);
     await apiWorker.stop();
 
@@ -181,6 +201,19 @@ export async function progressBench(context: BenchContext): Promise<Figure[]> {
         target: '≤ 1.2× bare relay, none lost',
         met: p50 <= 1.2 * bareP50 && api.jobsMissingLast === 0 && api.delivered === api.expected,
         note: `API: ${lossNote(api)}; bare: ${lossNote(bare)}`,
+      },
+      {
+        part: 'progress',
+        name: `publish → event-stream (SSE) client p50, ${STREAM_CLIENTS} of the clients`,
+        value: percentile(streamed.latencies, 50),
+        unit: 'ms',
+        ceiling: percentile(socketsOfStreamed.latencies, 50),
+        ratio: percentile(streamed.latencies, 50) / percentile(socketsOfStreamed.latencies, 50),
+        target: "≤ 1.2× the same events' socket p50, none lost",
+        met:
+          percentile(streamed.latencies, 50) <= 1.2 * percentile(socketsOfStreamed.latencies, 50) &&
+          streamed.delivered === streamed.expected,
+        note: `streams: ${lossNote(streamed)}; p95 ${percentile(streamed.latencies, 95).toFixed(1)} ms against the sockets' ${percentile(socketsOfStreamed.latencies, 95).toFixed(1)} ms`,
       },
       {
         part: 'progress',

@@ -39,7 +39,9 @@ const stability = new StabilityClient({
 
 async function imageWork(id: string, request: { prompt: string; width: number; height: number; seed: number }) {
   const { prompt, seed, ...options } = request;
-  const png = await stability.textToImage(buildStabilityBody(prompt, options, seed));
+  const [sample] = await stability.textToImage(buildStabilityBody(prompt, options, seed));
+  if (sample === undefined || 'filtered' in sample) throw new Error('the simulator filtered the image');
+  const png = sample.png;
   const { clean, marked } = await markOutput('image', png, 'png');
   const dir = process.env.DATA_DIR!;
   await Promise.all([writeFile(join(dir, `${id}.png`), clean), writeFile(join(dir, `${id}.marked.png`), marked)]);

@@ -19,7 +19,10 @@ beforeAll(async () => {
     configFile: `${clientDir}vite.config.ts`,
     root: clientDir,
     logLevel: 'silent',
-    server: { port: 0, host: '127.0.0.1' },
+    server: { port: 0, host: '127.0.0.1', watch: null },
+    // What it serves is the question, not how it pre-bundles: the optimizer's run would only hold close()
+    // up (past the hook's limit on a loaded machine).
+    optimizeDeps: { noDiscovery: true },
   });
   await server.listen();
   const address = server.httpServer!.address();

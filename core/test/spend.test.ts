@@ -70,8 +70,11 @@ describe('prices', () => {
   const context = { videoModel: 'T2V-01', speechModel: 'tts-1' } as const;
   it('estimates each kind from its request', () => {
     expect(estimateCostUsd('image', { steps: 30, samples: 1 }, DEFAULT_PRICES, context)).toBe(0.009);
-    // One image whatever an older stored request asked for: the worker sends one sample.
-    expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.018);
+    // An image set on the v1 engine is one call that bills every sample.
+    expect(estimateCostUsd('image', { steps: 60, samples: 2 }, DEFAULT_PRICES, context)).toBe(0.036);
+    expect(estimateCostUsd('image', { steps: 30, samples: 4 }, DEFAULT_PRICES, context)).toBe(0.036);
+    // v2beta makes one image a call: each call is priced alone, whatever the set.
+    expect(estimateCostUsd('image', { model: 'stable-image-core', samples: 4 }, DEFAULT_PRICES, context)).toBe(0.03);
     // v2beta models at their credits, a 4K upscale priced as its own call.
     expect(estimateCostUsd('image', { model: 'stable-image-ultra' }, DEFAULT_PRICES, context)).toBe(0.08);
     expect(estimateCostUsd('image', { model: 'stable-image-core' }, DEFAULT_PRICES, context)).toBe(0.03);

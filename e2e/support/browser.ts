@@ -51,7 +51,13 @@ export async function openPage(
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() !== 'error') return;
+    // The suites' several-hosts fault test adds and removes network interfaces on this host while the
+    // browser tests run beside it, and Chromium cancels the loads in flight when they change: the machine's
+    // doing, not the page's (what the page shows is still asserted).
+    if (message.text().includes('net::ERR_NETWORK_CHANGED')) return;
+    // "Failed to load resource" does not say which: the location does.
+    errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, context, errors };

@@ -1,15 +1,9 @@
 import 'vitest';
+import type { StackUrls } from './stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: {
-      api: string;
-      simulator: string;
-      emulator: string;
-      client: string;
-      queuePrefix: string;
-      /** The stack's record, for what only an operator does (moving a user to another plan). */
-      databaseUrl: string;
-    };
+    /** One stack per test worker (global-setup.ts). */
+    stacks: StackUrls[];
   }
 }

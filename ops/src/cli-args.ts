@@ -1,8 +1,10 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { BUDGET_SCOPES, type BudgetScope, type SpendGrouping } from '@mediagen/core';
 import {
   GENERATION_KINDS,
   PLAN_IDS,
+  answerSupportRequestSchema,
   PROVIDERS,
   type GenerationKind,
   type PlanId,
@@ -22,7 +24,10 @@ export type Command =
   | { name: 'spend'; by: SpendGrouping; days: number }
   | { name: 'budget'; scope: BudgetScope; dailyUsd: number | null }
   | { name: 'kill-switch'; on: boolean; reason: string }
-  | { name: 'clear-out-of-credit'; provider: ProviderName };
+  | { name: 'clear-out-of-credit'; provider: ProviderName }
+  | { name: 'support'; action: 'list'; status: 'open' | 'all'; limit: number }
+  | { name: 'sales'; limit: number }
+  | { name: 'support'; action: 'answer'; id: number; reply: string | null; by: string };
 
 export interface CliInvocation {
   command: Command;
@@ -64,6 +69,14 @@ Commands:
   clear-out-of-credit <stability|minimax|openai>
                                  credit was bought: the provider's paid calls go out again at once (a
                                  worker's balance check clears it too, within RECONCILE_INTERVAL_MS)
+  support                        the support form's open requests, newest first
+      [--all]                    answered ones too
+      [--limit N]                at most N (default 100)
+  sales                          Contact Sales requests, newest first
+      [--limit N]                at most N (default 100)
+  support answer <id>            mark a request answered
+      [--reply TEXT]             and email TEXT to its sender (SMTP_URL; in development, printed instead)
+      [--by NAME]                who answered, kept with it (default: the operating system user)
 
 Options:
   --json                         machine-readable output
@@ -84,6 +97,8 @@ const OPTIONS = {
   reason: { type: 'string' },
   by: { type: 'string' },
   days: { type: 'string' },
+  all: { type: 'boolean' },
+  reply: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -102,6 +117,8 @@ const ACCEPTS: Record<Exclude<Command['name'], 'help'>, OptionName[]> = {
   budget: [],
   'kill-switch': ['reason'],
   'clear-out-of-credit': [],
+  support: ['all', 'limit', 'reply', 'by'],
+  sales: ['limit'],
 };
 
 const SPEND_GROUPINGS: readonly SpendGrouping[] = ['day', 'provider', 'kind', 'plan', 'user'];
@@ -228,6 +245,11 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       }
       return { command: { name: 'clear-out-of-credit', provider: provider as ProviderName }, json };
     }
+    case 'support':
+      return { command: parseSupport(rest, values, limit), json };
+    case 'sales':
+      exactly(rest, 0, 'sales', 'no arguments');
+      return { command: { name: 'sales', limit }, json };
     case 'plan': {
       if (rest.length < 1 || rest.length > 2) throw new UsageError('plan needs a user id, and optionally a plan');
       if (rest[0] === '') throw new UsageError('plan needs a non-empty user id');
@@ -246,4 +268,35 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       };
     }
   }
+}
+
+/** `support` lists; `support answer <id> [--reply TEXT] [--by NAME]` answers one. */
+function parseSupport(
+  rest: string[],
+  values: { all?: boolean; reply?: string; by?: string; limit?: string },
+  limit: number,
+): Extract<Command, { name: 'support' }> {
+  if (rest[0] !== 'answer') {
+    exactly(rest, 0, 'support', "no arguments (or 'answer <id>')");
+    for (const option of ['reply', 'by'] as const) {
+      if (values[option] !== undefined) throw new UsageError(`option --${option} applies to support answer only`);
+    }
+    return { name: 'support', action: 'list', status: values.all === true ? 'all' : 'open', limit };
+  }
+  exactly(rest.slice(1), 1, 'support answer', 'a request id');
+  for (const option of ['all', 'limit'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`option --${option} does not apply to support answer`);
+  }
+  const id = rest[1]!;
+  if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > 2_147_483_647) {
+    throw new UsageError(`a support request id is a positive whole number; got '${id}'`);
+  }
+  // The same rules as the admin page's reply: checked and tidied by the API's own schema.
+  const reply = values.reply === undefined ? undefined : answerSupportRequestSchema.safeParse({ reply: values.reply });
+  if (reply !== undefined && !reply.success) {
+    throw new UsageError(`--reply ${reply.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  const by = values.by?.trim() || `operator ${userInfo().username}`;
+  if (/\p{Cc}/u.test(by) || by.length > 200) throw new UsageError('--by must be one line of at most 200 characters');
+  return { name: 'support', action: 'answer', id: Number(id), reply: reply?.data.reply ?? null, by };
 }

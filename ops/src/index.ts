@@ -9,3 +9,4 @@ export { setPaused } from './commands/pause-resume';
 export { retryFailed } from './commands/retry-failed';
 export { drainUser } from './commands/drain-user';
 export { userPlan } from './commands/user-plan';
+export { answerSupport, listSupportRequests } from './commands/support-requests';

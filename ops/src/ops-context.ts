@@ -10,12 +10,18 @@ import {
   openDatabase,
   SpendControls,
   SpendLedger,
+  SalesRequests,
+  SupportRequests,
+  createSupportMailer,
   readCommonSettings,
   readMaxInFlightPerUser,
+  readSupportMailSettings,
   type CommonSettings,
   type Env,
   type GenerationJobData,
   type RecordDatabase,
+  type SupportMailSettings,
+  type SupportMailer,
 } from '@mediagen/core';
 import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 
@@ -27,6 +33,11 @@ export interface OpsSettings extends Pick<
 > {
   /** MAX_IN_FLIGHT_PER_USER, as the API has it: a retry keeps to it as a submission does. */
   maxInFlightPerUser: number;
+  /**
+   * SMTP_URL, as the server has it, for `support answer`. Unlike the server, the CLI starts without it in
+   * production (most of its commands send no mail); only a reply is then refused.
+   */
+  supportMail: SupportMailSettings;
 }
 
 /** The same shared settings, with the same rules, as the server and the worker. */
@@ -34,8 +45,9 @@ export function loadOpsSettings(env: Env): OpsSettings {
   const reader = new EnvReader(env);
   const common = readCommonSettings(reader);
   const maxInFlightPerUser = readMaxInFlightPerUser(reader);
+  const supportMail = readSupportMailSettings(reader, common.mode, { requiredInProduction: false });
   reader.finish('queue CLI');
-  return { ...common, maxInFlightPerUser };
+  return { ...common, maxInFlightPerUser, supportMail };
 }
 
 /** What every command works with: the same record, lifecycle and queues as server and worker. */
@@ -49,6 +61,10 @@ export interface OpsContext {
   spend: { ledger: SpendLedger; controls: SpendControls };
   /** Adds, moves, withdraws and forgets generations' jobs, as the server and the worker do. */
   jobs: GenerationJobOwner;
+  /** The support form's requests, and how a reply leaves (SMTP_URL; the log, here stderr, in development). */
+  support: { requests: SupportRequests; mailer: SupportMailer };
+  /** Enterprise's Contact Sales requests. */
+  sales: SalesRequests;
   /** The queues, to read and to pause; a job is changed through `jobs`. */
   queues: Record<GenerationKind, Queue<GenerationJobData>>;
   close(): Promise<void>;
@@ -84,6 +100,13 @@ export async function openOpsContext(settings: OpsSettings): Promise<OpsContext>
     lifecycle,
     spend: { ledger, controls: new SpendControls(database.db, redis, settings.queuePrefix, ledger) },
     jobs,
+    support: {
+      requests: new SupportRequests(database.db),
+      mailer: createSupportMailer(settings.supportMail, {
+        info: (details, message) => console.error(`${message}\n${JSON.stringify(details, null, 2)}`),
+      }),
+    },
+    sales: new SalesRequests(database.db),
     queues,
     async close() {
       await jobs.close();

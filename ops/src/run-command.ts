@@ -1,4 +1,4 @@
-import { GENERATION_KINDS, PROVIDERS } from '@mediagen/shared';
+import { GENERATION_KINDS, PROVIDERS, SALES_VOLUME_LABELS, SUPPORT_TOPIC_LABELS } from '@mediagen/shared';
 import type { Command } from './cli-args';
 import { USAGE } from './cli-args';
 import { COUNTED_STATES, countJobs } from './commands/counts';
@@ -7,6 +7,7 @@ import { findJobs } from './commands/find-jobs';
 import { jobRecord } from './commands/job-record';
 import { setPaused } from './commands/pause-resume';
 import { retryFailed } from './commands/retry-failed';
+import { answerSupport, listSupportRequests } from './commands/support-requests';
 import { userPlan } from './commands/user-plan';
 import { table } from './format';
 import type { OpsContext } from './ops-context';
@@ -176,6 +177,55 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         ? `${command.provider} no longer marked out of credit: its paid calls go out again`
         : `${command.provider} was not marked out of credit`;
       return { json: { provider: command.provider, cleared }, text };
+    }
+    case 'sales': {
+      const page = await ctx.sales.list({ limit: command.limit });
+      // Each message whole, after its header line: it is the operator's to read, as text.
+      const text =
+        page.items.length === 0
+          ? 'no sales requests'
+          : page.items
+              .map((request) =>
+                [
+                  `#${request.id}  ${request.company}  ${SALES_VOLUME_LABELS[request.volume]}  ${request.email}` +
+                    `  ${request.uid === null ? 'signed out' : `account ${request.uid}`}  ${request.createdAt}`,
+                  ...request.message.split('\n').map((line) => `    ${line}`),
+                ].join('\n'),
+              )
+              .join('\n\n');
+      return { json: page, text };
+    }
+    case 'support': {
+      if (command.action === 'answer') {
+        const answer = await answerSupport(ctx, command.id, command.reply, command.by);
+        const text = answer.emailed
+          ? `support request ${command.id} answered; the reply went to ${answer.request.email} through ${answer.via}`
+          : `support request ${command.id} marked answered (no reply sent)`;
+        return { json: answer, text };
+      }
+      const page = await listSupportRequests(ctx, command.status, command.limit);
+      // Each message whole, after its header line: it is the operator's to read, as text.
+      const text =
+        page.items.length === 0
+          ? command.status === 'open'
+            ? 'no open support requests'
+            : 'no support requests'
+          : page.items
+              .map((request) =>
+                [
+                  `#${request.id}  ${request.status}  ${SUPPORT_TOPIC_LABELS[request.topic]}  ${request.email}` +
+                    `  ${request.uid === null ? 'signed out' : `account ${request.uid}`}  ${request.createdAt}`,
+                  ...request.message.split('\n').map((line) => `    ${line}`),
+                  ...(request.status === 'answered'
+                    ? [
+                        `  answered by ${request.answeredBy} at ${request.answeredAt}${request.reply === null ? ', no reply' : ':'}`,
+                      ]
+                    : []),
+                  ...(request.reply === null ? [] : request.reply.split('\n').map((line) => `    ${line}`)),
+                ].join('\n'),
+              )
+              .join('\n\n') + (page.nextCursor === null ? '' : `\n\n(more: raise --limit)`);
+      return { json: page, text };
     }
     case 'plan': {
       const result = await userPlan(ctx, command.uid, command.plan, command.reason);

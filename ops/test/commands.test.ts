@@ -63,6 +63,7 @@ beforeEach(async () => {
     jobRetention: retention,
     artifactStore: { kind: 'file', directory: resolve(tmpdir(), prefix, 'artifacts') },
     maxInFlightPerUser: MAX_IN_FLIGHT,
+    supportMail: { kind: 'off' },
   });
   connections = [];
   workers = [];
@@ -498,7 +499,8 @@ describe('plan', () => {
   });
 });
 
-describe('the queues CLI process', () => {
+// Each test starts the CLI as a process of its own (tsx compiling it first): a hang guard for a loaded host.
+describe('the queues CLI process', { timeout: 90_000 }, () => {
   const run = (...args: string[]) =>
     promisify(execFile)(resolve(ROOT, 'node_modules/.bin/tsx'), ['ops/src/queues-cli.ts', ...args], {
       cwd: ROOT,
@@ -519,8 +521,9 @@ describe('the queues CLI process', () => {
     expect(GENERATION_KINDS.every((kind) => counts.some((queue) => queue.kind === kind))).toBe(true);
   });
 
-  it('exits 2 with a message for an unknown generation, command or kind', async () => {
-    for (const args of [['job', `image_${'0'.repeat(32)}`], ['frobnicate'], ['pause', 'cats']]) {
+  it('exits 2 with a message for an unknown generation or command', async () => {
+    // A command that finds nothing, and arguments that do not parse (each parse error: cli-args.test.ts).
+    for (const args of [['job', `image_${'0'.repeat(32)}`], ['frobnicate']]) {
       const failure = await run(...args).then(
         () => null,
         (error: { code: number; stderr: string }) => error,

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_STRIPE_PRICES, DEFAULT_WEBHOOK_SECRET } from '@mediagen/simulator';
 import { startProcess, waitForHttp, type LineSink, type ManagedProcess } from './processes';
 import { ensurePostgres } from './postgres';
 import { ensureRedis, pingRedis } from './redis';
@@ -18,6 +19,8 @@ export interface StackOptions {
   ports: { server: number; simulator: number; simulatorTls: number; emulator: number; client: number };
   /** 'dev' runs Vite's dev server, 'preview' serves a build made with this stack's settings, 'none' skips it. */
   client: 'dev' | 'preview' | 'none';
+  /** Another stack starts the Auth emulator on `ports.emulator`: this one only waits for it. */
+  sharedEmulator?: boolean;
   /** Extra variables for the server and worker (e.g. faster video polling in tests). */
   env?: Record<string, string>;
   sink: LineSink;
@@ -45,6 +48,34 @@ function emulatorConfig(dataDir: string, port: number): string {
     }),
   );
   return path;
+}
+
+/** A test-mode key the stand-in accepts (it takes any `sk_test_…`); it reaches nothing but the stand-in. */
+const STAND_IN_SECRET_KEY = 'sk_test_mediagen_stand_in';
+
+/**
+ * Billing through the simulator's Stripe stand-in, so checkout works with no keys: the simulator signs its
+ * webhooks with the secret the server verifies, and sends them to the server's endpoint. A STRIPE_SECRET_KEY
+ * of one's own (a Stripe test-mode account, from .env) keeps the Stripe settings it comes with instead.
+ */
+function stripeStandInEnv(urls: { api: string; simulator: string }) {
+  // Blank counts as unset, as the server reads it (a .env copied whole from .env.example has it blank).
+  if (process.env.STRIPE_SECRET_KEY?.trim()) return { simulator: {}, server: {} };
+  return {
+    simulator: {
+      STRIPE_WEBHOOK_URL: `${urls.api}/api/billing/webhook`,
+      STRIPE_WEBHOOK_SECRET: DEFAULT_WEBHOOK_SECRET,
+    },
+    server: {
+      STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
+      STRIPE_API_URL: urls.simulator,
+      STRIPE_WEBHOOK_SECRET: DEFAULT_WEBHOOK_SECRET,
+      // The stand-in's lookup keys (`pro_monthly` …) are the settings' own names (STRIPE_PRICE_PRO_MONTHLY …).
+      ...Object.fromEntries(
+        DEFAULT_STRIPE_PRICES.map((price) => [`STRIPE_PRICE_${price.lookupKey.toUpperCase()}`, price.id]),
+      ),
+    },
+  };
 }
 
 /**
@@ -82,12 +113,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       DATA_DIR: dataDir,
       ...options.env,
     };
+    const stripe = stripeStandInEnv(urls);
 
     const emulatorUp = await fetch(`http://${urls.emulator}/`).then(
       () => true,
       () => false,
     );
-    if (!emulatorUp) {
+    if (!emulatorUp && options.sharedEmulator !== true) {
       processes.push(
         startProcess(
           'auth',
@@ -112,6 +144,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...baseEnv,
           SIMULATOR_PORT: String(ports.simulator),
           SIMULATOR_TLS_PORT: String(ports.simulatorTls),
+          ...stripe.simulator,
           ...options.env,
         },
         sink,
@@ -130,6 +163,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           FIREBASE_PROJECT_ID: options.projectId,
           FIREBASE_AUTH_EMULATOR_HOST: urls.emulator,
           CORS_ORIGIN: `${urls.client},http://localhost:${ports.client}`,
+          ...stripe.server,
+          ...options.env,
         },
         sink,
       }),
@@ -148,15 +183,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const vite = bin('vite', clientDir);
     const clientArgs = ['--host', '127.0.0.1', '--port', String(ports.client), '--strictPort'];
     if (options.client === 'preview') {
-      const build = startProcess('build', vite, ['build', '--mode', 'development'], {
-        cwd: clientDir,
-        env: clientEnv,
-        sink,
-      });
+      // The build has this stack's addresses in it, so each stack builds into its own data directory.
+      const outDir = resolve(dataDir, 'client-dist');
+      const build = startProcess(
+        'build',
+        vite,
+        ['build', '--mode', 'development', '--outDir', outDir, '--emptyOutDir'],
+        {
+          cwd: clientDir,
+          env: clientEnv,
+          sink,
+        },
+      );
       const code = await new Promise<number | null>((done) => build.child.once('exit', done));
       if (code !== 0) throw new Error('client build failed');
       processes.push(
-        startProcess('client', vite, ['preview', ...clientArgs], { cwd: clientDir, env: clientEnv, sink }),
+        startProcess('client', vite, ['preview', '--outDir', outDir, ...clientArgs], {
+          cwd: clientDir,
+          env: clientEnv,
+          sink,
+        }),
       );
     } else if (options.client === 'dev') {
       processes.push(startProcess('client', vite, clientArgs, { cwd: clientDir, env: clientEnv, sink }));

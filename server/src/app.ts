@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import { speechModelNotice } from '@mediagen/shared';
 import type { IdentityVerifier } from './auth/identity-verifier';
@@ -7,7 +7,9 @@ import type { ServerConfig } from './config';
 import { trustFunction } from './http/client-address';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { accountsPlugin } from './plugins/accounts';
+import { apiDocsPlugin } from './plugins/api-docs';
 import { authPlugin } from './plugins/auth';
+import { billingPlugin } from './plugins/billing';
 import { infrastructurePlugin } from './plugins/infrastructure';
 import { metricsPlugin } from './plugins/metrics';
 import { servicesPlugin } from './plugins/services';
@@ -17,6 +19,7 @@ import { adminRoutes } from './routes/admin';
 import { apiRoutes } from './routes/api';
 import { sessionCloseRoutes } from './routes/session';
 import { artifactRoutes } from './routes/artifacts';
+import { billingWebhookRoutes } from './routes/billing-webhook';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './routes/metrics';
 
@@ -27,6 +30,8 @@ export interface AppDeps {
   identity?: IdentityVerifier;
   /** Time source for quotas, timestamps and link expiry. */
   clock?: () => number;
+  /** Sees every route as it is added (the published description's coverage test). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The spec's requests are small JSON bodies; anything larger is refused with 413. */
@@ -48,6 +53,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
+  if (deps.onRoute !== undefined) app.addHook('onRoute', deps.onRoute);
   app.decorate('config', config);
   installErrorHandlers(app);
   // Closing waits for requests under way; a client that stops reading a download would make that forever.
@@ -76,8 +82,16 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     await app.register(cors, {
       origin: config.corsOrigins,
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
-      exposedHeaders: ['idempotent-replayed', 'retry-after'],
+      // Prefer (wait=N) and Last-Event-ID (resuming a stream) for programs that run in a browser page.
+      allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'prefer', 'last-event-id'],
+      exposedHeaders: [
+        'idempotent-replayed',
+        'retry-after',
+        'ratelimit',
+        'ratelimit-policy',
+        'preference-applied',
+        'location',
+      ],
     });
 
     // Application plugins.
@@ -85,16 +99,20 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     await app.register(metricsPlugin);
     await app.register(authPlugin);
     await app.register(servicesPlugin, { clock: deps.clock });
+    await app.register(billingPlugin);
     await app.register(socketPlugin, { clock: deps.clock });
     await app.register(accountsPlugin);
 
-    // Routes.
+    // Routes, after the description that collects them.
+    await app.register(apiDocsPlugin);
     await app.register(healthRoutes);
     await app.register(artifactRoutes);
     await app.register(metricsRoutes);
     await app.register(adminRoutes);
     await app.register(sessionCloseRoutes);
     await app.register(apiRoutes, { prefix: '/api' });
+    // Stripe's deliveries: signed, not signed in, and apart from /api's per-user limits.
+    await app.register(billingWebhookRoutes, { prefix: '/api' });
 
     await app.ready();
   } catch (error) {

@@ -1,17 +1,22 @@
 import { resolve } from 'node:path';
 import {
+  DEV_ARTIFACT_URL_SECRET,
   EnvReader,
   MODE_VARIABLE,
+  readWebhookSecretKey,
   isLoopbackHost,
   readCommonSettings,
   readMaxInFlightPerUser,
+  readSupportMailSettings,
   wholeNumber,
   type CommonSettings,
   type Env,
+  type SupportMailSettings,
 } from '@mediagen/core';
 import { z } from 'zod';
+import { readBillingSettings, type BillingSettings } from './billing/billing-settings';
 
-export { ConfigError } from '@mediagen/core';
+export { ConfigError, DEV_ARTIFACT_URL_SECRET } from '@mediagen/core';
 
 /** Fastify's `trustProxy`: which hops' X-Forwarded-For to believe (RATE_LIMIT counts anonymous callers by IP). */
 export type TrustProxy = boolean | number | string[];
@@ -46,6 +51,13 @@ export interface ServerConfig extends CommonSettings {
    * and kept for good, or a closed account's trace would no longer be found.
    */
   accountTraceSecret: string;
+  /**
+   * Key of the HMAC-SHA-256 API keys are stored under (API_KEY_HMAC_SECRET): the same on every server;
+   * changing it makes every key in use unknown (OPERATING, "API keys").
+   */
+  apiKeyHmacSecret: string;
+  /** WEBHOOK_SECRET_KEY: seals webhook endpoints' signing secrets (the workers open them with it). */
+  webhookSecretKey: string;
   /** Origin put in front of artifact URLs; null means "the address the server listens on". */
   publicUrl: string | null;
   corsOrigins: string[];
@@ -60,6 +72,10 @@ export interface ServerConfig extends CommonSettings {
   metricsToken: string | null;
   /** How long a stopping server lets requests under way (downloads above all) finish before cutting them. */
   shutdownGraceMs: number;
+  /** How operators' replies to support requests leave (SMTP_URL; the log in development without it). */
+  supportMail: SupportMailSettings;
+  /** Stripe (keys, prices, the stand-in's address), trials, the past-due grace and tax. */
+  billing: BillingSettings;
   limits: {
     /** Queued + active generations one user may hold at once. */
     maxInFlightPerUser: number;
@@ -71,15 +87,15 @@ export interface ServerConfig extends CommonSettings {
     pendingSocketsPerAddress: number;
     /** Socket.IO connections not signed in (yet) this server holds in all. */
     pendingSocketsMax: number;
+    /** Support requests per hour from one client address, and apart from one account. */
+    supportRequestsPerHour: number;
+    /** Contact Sales requests per hour, counted the same way. */
+    salesRequestsPerHour: number;
   };
 }
 
-/**
- * Several servers verify each other's artifact URLs, so a random per-process secret would not do; this
- * fixed value is only used in development mode, and the boot log says so.
- */
-export const DEV_ARTIFACT_URL_SECRET = 'mediagen-development-artifact-url-secret-do-not-use-in-production';
 const DEV_ACCOUNT_TRACE_SECRET = 'mediagen-development-account-trace-secret-do-not-use-in-production';
+const DEV_API_KEY_HMAC_SECRET = 'mediagen-development-api-key-hmac-secret-do-not-use-in-production';
 const MIN_SECRET_LENGTH = 32;
 const DEV_PROJECT_ID = 'demo-mediagen';
 const DEV_CORS_ORIGIN = 'http://127.0.0.1:5173,http://localhost:5173';
@@ -160,6 +176,9 @@ export function loadConfig(env: Env): ServerConfig {
   const accountTraceSecret = development
     ? (reader.read('ACCOUNT_TRACE_SECRET', z.string()) ?? DEV_ACCOUNT_TRACE_SECRET)
     : reader.require('ACCOUNT_TRACE_SECRET', secretSchema, inProduction);
+  const apiKeyHmacSecret = development
+    ? (reader.read('API_KEY_HMAC_SECRET', z.string()) ?? DEV_API_KEY_HMAC_SECRET)
+    : reader.require('API_KEY_HMAC_SECRET', secretSchema, inProduction);
 
   const publicUrl = development
     ? reader.read('PUBLIC_URL', httpOrigin)
@@ -197,6 +216,8 @@ export function loadConfig(env: Env): ServerConfig {
       revalidateSeconds: reader.read('AUTH_REVALIDATE_SECONDS', wholeNumber(1, 3600), '60') ?? 60,
     },
     accountTraceSecret: accountTraceSecret ?? DEV_ACCOUNT_TRACE_SECRET,
+    apiKeyHmacSecret: apiKeyHmacSecret ?? DEV_API_KEY_HMAC_SECRET,
+    webhookSecretKey: readWebhookSecretKey(reader, development),
     artifactUrls: {
       secret: artifactSecret ?? DEV_ARTIFACT_URL_SECRET,
       ttlSeconds: reader.read('ARTIFACT_URL_TTL_SECONDS', wholeNumber(60, 7 * 24 * 60 * 60), '3600') ?? 3600,
@@ -211,12 +232,16 @@ export function loadConfig(env: Env): ServerConfig {
     sessionTtlSeconds: reader.read('SESSION_TTL_SECONDS', wholeNumber(60, 14 * 24 * 60 * 60), '3600') ?? 3600,
     metricsToken,
     shutdownGraceMs: reader.read('SHUTDOWN_GRACE_MS', wholeNumber(0, 10 * 60 * 1000), '30000') ?? 30_000,
+    supportMail: readSupportMailSettings(reader, common.mode, { requiredInProduction: true }),
+    billing: readBillingSettings(reader, development),
     limits: {
       maxInFlightPerUser: readMaxInFlightPerUser(reader),
       rateLimitPerMinute: reader.read('RATE_LIMIT_PER_MINUTE', wholeNumber(1, 100_000), '120') ?? 120,
       socketsPerUser: reader.read('SOCKETS_PER_USER', wholeNumber(1, 1000), '10') ?? 10,
       pendingSocketsPerAddress: reader.read('SOCKET_PENDING_PER_IP', wholeNumber(1, 10_000), '20') ?? 20,
       pendingSocketsMax: reader.read('SOCKET_PENDING_MAX', wholeNumber(1, 1_000_000), '1000') ?? 1000,
+      supportRequestsPerHour: reader.read('SUPPORT_REQUESTS_PER_HOUR', wholeNumber(1, 10_000), '5') ?? 5,
+      salesRequestsPerHour: reader.read('SALES_REQUESTS_PER_HOUR', wholeNumber(1, 10_000), '5') ?? 5,
     },
   };
   reader.finish('server');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArtifactUrlSigner } from '../src/artifacts/artifact-urls';
+import { ArtifactUrlSigner } from '@mediagen/core';
 import { parseByteRange } from '../src/artifacts/byte-range';
 
 describe('ArtifactUrlSigner', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ArtifactUrlSigner } from '../src/artifacts/artifact-urls';
+import { ArtifactUrlSigner } from '@mediagen/core';
 import { DEV_ARTIFACT_URL_SECRET } from '../src/config';
 import { connectUserSocket, createTestContext, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest } from './support/requests';

@@ -150,7 +150,9 @@ async function runRaces(race: (account: Account) => Promise<void>): Promise<void
   }
 }
 
-describe('DELETE /api/me wins against', () => {
+// Each race set runs many accounts through the whole pipeline: a hang guard sized for a 2-core host
+// running every suite and the browser tests beside it, not a measure of speed.
+describe('DELETE /api/me wins against', { timeout: 180_000 }, () => {
   it('submissions', async () => {
     await runRaces(async (account) => {
       const answers = await raceClosure(account, (sent) =>

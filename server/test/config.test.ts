@@ -11,10 +11,14 @@ const production = {
   FIREBASE_PROJECT_ID: 'mediagen-prod',
   ARTIFACT_URL_SECRET: 's'.repeat(48),
   ACCOUNT_TRACE_SECRET: 't'.repeat(48),
+  API_KEY_HMAC_SECRET: 'k'.repeat(48),
+  WEBHOOK_SECRET_KEY: 'w'.repeat(48),
   PUBLIC_URL: 'https://api.mediagen.example',
   CORS_ORIGIN: 'https://mediagen.example',
   HOST: '0.0.0.0',
   METRICS_TOKEN: 'scrape-token-0123456789',
+  SMTP_URL: 'smtps://mediagen:secret@smtp.mediagen.example',
+  SUPPORT_EMAIL_FROM: 'MediaGen support <support@mediagen.example>',
 };
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -57,6 +61,8 @@ describe('development mode is asked for, never the fallback', () => {
         'FIREBASE_PROJECT_ID',
         'ARTIFACT_URL_SECRET',
         'ACCOUNT_TRACE_SECRET',
+        'API_KEY_HMAC_SECRET',
+        'SMTP_URL',
         'PUBLIC_URL',
         'CORS_ORIGIN',
       ]) {
@@ -83,6 +89,11 @@ describe('development mode is asked for, never the fallback', () => {
       firebase: { projectId: 'mediagen-prod', authEmulatorHost: null },
       artifactUrls: { usingDevSecret: false },
       metricsToken: 'scrape-token-0123456789',
+      supportMail: {
+        kind: 'smtp',
+        url: 'smtps://mediagen:secret@smtp.mediagen.example',
+        from: 'MediaGen support <support@mediagen.example>',
+      },
     });
   });
 
@@ -109,6 +120,7 @@ describe('production refuses what is only safe in development', () => {
       FIREBASE_PROJECT_ID: 'demo-mediagen',
       ARTIFACT_URL_SECRET: 'short',
       ACCOUNT_TRACE_SECRET: 'short too',
+      API_KEY_HMAC_SECRET: 'short three',
       PUBLIC_URL: 'http://api.mediagen.example',
       CORS_ORIGIN: 'http://mediagen.example',
     });
@@ -117,6 +129,7 @@ describe('production refuses what is only safe in development', () => {
     );
     expect(problems).toContain('ARTIFACT_URL_SECRET must be at least 32 characters');
     expect(problems).toContain('ACCOUNT_TRACE_SECRET must be at least 32 characters');
+    expect(problems).toContain('API_KEY_HMAC_SECRET must be at least 32 characters');
     expect(problems).toContain('PUBLIC_URL must be an https:// URL in production');
     expect(problems).toContain('CORS_ORIGIN must be an https:// URL in production');
   });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerationEvent, ProgressEvent } from '@mediagen/core';
+import type { GenerationEvent, ProgressEvent, GenerationState, Submission } from '@mediagen/core';
 import type { Generation, QueuePosition, SpeechDetails } from '@mediagen/shared';
-import type { GenerationState } from '../src/generations/generation-view';
-import type { Submission } from '../src/generations/submission';
 import { GenerationRelay, type RelaySource } from '../src/socket/generation-relay';
 
 const ID = 'speech_0123456789abcdef0123456789abcdef';
@@ -27,6 +25,9 @@ function event(
     status,
     version,
     token: 'held',
+    tokenCount: 1,
+    tokensReturned: 0,
+    outputs: null,
     paidCalls: 0,
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: new Date(Date.parse('2026-11-23T10:00:00.000Z') + version * 1000).toISOString(),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generationView, type GenerationState } from '../src/generations/generation-view';
-import { submissionOf } from '../src/generations/submission';
+import { generationView, type GenerationState, submissionOf } from '@mediagen/core';
 
 const sign = (key: string) => `https://api.example/artifacts/${key}?sig=x`;
 const base: GenerationState = {
@@ -9,6 +8,9 @@ const base: GenerationState = {
   status: 'queued',
   version: 1,
   token: 'held',
+  tokenCount: 1,
+  tokensReturned: 0,
+  outputs: null,
   paidCalls: 0,
   error: null,
   artifact: null,
@@ -18,6 +20,39 @@ const base: GenerationState = {
 };
 
 describe('a generation as the contract shows it', () => {
+  it('completed image set: every output signed in order, those not made without a file, `result` the first file', () => {
+    const set = {
+      ...base,
+      status: 'completed' as const,
+      version: 3,
+      token: 'spent' as const,
+      tokenCount: 3,
+      tokensReturned: 1,
+      artifact: { key: `${base.id}.png`, mimeType: 'image/png' },
+      outputs: [
+        { key: `${base.id}.png`, mimeType: 'image/png', seed: 7 },
+        { missing: 'filtered' as const, filtered: true as const, seed: 8 },
+        { key: `${base.id}-3.png`, mimeType: 'image/png', seed: 9 },
+        { missing: 'failed' as const, seed: 10 },
+        // A filtered image recorded before images could fail.
+        { filtered: true as const, seed: 11 },
+      ],
+    };
+    const view = generationView(set, { prompt: 'a fox' }, sign);
+    expect(view.outputs).toEqual([
+      { url: sign(`${base.id}.png`), mimeType: 'image/png', seed: 7 },
+      { missing: 'filtered', filtered: true, seed: 8 },
+      { url: sign(`${base.id}-3.png`), mimeType: 'image/png', seed: 9 },
+      { missing: 'failed', seed: 10 },
+      { missing: 'filtered', filtered: true, seed: 11 },
+    ]);
+    expect(view.result).toEqual({ url: sign(`${base.id}.png`), mimeType: 'image/png' });
+    expect(view).toMatchObject({ tokenCount: 3, tokensReturned: 1 });
+    // One output (a video, a speech, a single image): `outputs` is the result alone.
+    const single = generationView({ ...set, outputs: null }, { prompt: 'a fox' }, sign);
+    expect(single.outputs).toEqual([single.result]);
+  });
+
   it('queued: no progress, its place in line, ISO dates', () => {
     expect(
       generationView(base, { prompt: 'a fox' }, sign, { progress: 40, queue: { position: 2, etaMs: 5000 } }),
@@ -32,6 +67,8 @@ describe('a generation as the contract shows it', () => {
       createdAt: '2026-11-23T10:00:00.000Z',
       updatedAt: '2026-11-23T10:00:01.000Z',
       prompt: 'a fox',
+      tokenCount: 1,
+      tokensReturned: 0,
       queue: { position: 2, etaMs: 5000 },
     });
   });
@@ -136,7 +173,20 @@ describe('what a speech was asked for, as the view shows it', () => {
     });
   });
 
-  it('has nothing of the kind for images and video', () => {
-    expect(submissionOf('image', 'a fox', { prompt: 'a fox', seed: 1 })).toEqual({ prompt: 'a fox' });
+  it('has nothing of the kind for video', () => {
+    expect(submissionOf('video', 'waves', { prompt: 'waves', quality: 'standard' })).toEqual({ prompt: 'waves' });
+  });
+
+  it('reads an image as what "same seed again" asks for again: its settings, set size and first seed', () => {
+    expect(
+      submissionOf('image', 'a fox', {
+        prompt: 'a fox',
+        seed: 1,
+        samples: 3,
+        aspectRatio: '16:9',
+        stylePreset: 'anime',
+      }),
+    ).toEqual({ prompt: 'a fox', image: { aspectRatio: '16:9', stylePreset: 'anime', samples: 3, seed: 1 } });
+    expect(submissionOf('image', 'a fox', { prompt: 'a fox', seed: 1 }).image).toEqual({ samples: 1, seed: 1 });
   });
 });

@@ -213,12 +213,12 @@ describe('POST /api/generations: Idempotency-Key', () => {
     expect((await api.me()).body.tokens.speech).toBe(1);
   });
 
-  it('refuses the same key with a different body with 409', async () => {
+  it('refuses the same key with a different body with 422', async () => {
     const { api } = await newClient();
     const headers = { 'idempotency-key': 'order-456' };
     expect((await api.submit(speechRequest('Hello'), headers)).status).toBe(202);
     const conflict = await api.submit(speechRequest('Goodbye'), headers);
-    expect(conflict.status).toBe(409);
+    expect(conflict.status).toBe(422);
     expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     expect((await api.me()).body.tokens.speech).toBe(1);
   });

@@ -78,8 +78,9 @@ describe('an identity deleted at the identity service', () => {
     const api = apiClient(server.origin, user);
     await expect.poll(async () => (await api.me()).status, { timeout: 10_000 }).toBe(401);
     await expect.poll(() => recordOf(user.uid)).toEqual(NOTHING);
-    expect(await filesOf(image.id)).toEqual([]);
-    expect(await server.app.jobs.queue('video').getJob(video)).toBeUndefined();
+    // Files and queued jobs are tidied up after the record's transaction commits.
+    await expect.poll(() => filesOf(image.id)).toEqual([]);
+    await expect.poll(() => server.app.jobs.queue('video').getJob(video)).toBeUndefined();
     expect(await traceOf(user.email)).toMatchObject({ image_spent: 1, video_spent: 0, speech_spent: 0 });
     await expectBoundByTrace(user.email);
   });
@@ -91,7 +92,7 @@ describe('an identity deleted at the identity service', () => {
 
     await expectBoundByTrace(user.email);
     expect(await recordOf(user.uid)).toEqual(NOTHING);
-    expect(await filesOf(image.id)).toEqual([]);
+    await expect.poll(() => filesOf(image.id)).toEqual([]);
     expect(await traceOf(user.email)).toBeUndefined(); // the new account's first submission took it up
   });
 

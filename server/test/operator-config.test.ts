@@ -15,6 +15,8 @@ describe('operator configuration', () => {
       socketsPerUser: 10,
       pendingSocketsPerAddress: 20,
       pendingSocketsMax: 1000,
+      supportRequestsPerHour: 5,
+      salesRequestsPerHour: 5,
     });
     expect(config.admin).toMatchObject({ emails: [], sessionTtlSeconds: 900 });
     expect(config.metricsToken).toBeNull();
@@ -28,6 +30,8 @@ describe('operator configuration', () => {
       RATE_LIMIT_PER_MINUTE: '30',
       SOCKET_PENDING_PER_IP: '4',
       SOCKET_PENDING_MAX: '200',
+      SUPPORT_REQUESTS_PER_HOUR: '20',
+      SALES_REQUESTS_PER_HOUR: '8',
       METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config.admin.emails).toEqual(['ops@example.com', 'root@example.com']);
@@ -37,6 +41,8 @@ describe('operator configuration', () => {
       socketsPerUser: 10,
       pendingSocketsPerAddress: 4,
       pendingSocketsMax: 200,
+      supportRequestsPerHour: 20,
+      salesRequestsPerHour: 8,
     });
     expect(config.metricsToken).toBe('scrape-token-0123456789');
   });

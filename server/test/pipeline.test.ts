@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Generation, GenerationKind, GenerationRequestInput, Me } from '@mediagen/shared';
+import { GenerationLifecycle } from '@mediagen/core';
+import {
+  DEFAULT_PLAN_RULES,
+  type Generation,
+  type GenerationKind,
+  type GenerationRequestInput,
+  type Me,
+} from '@mediagen/shared';
 import { bearer, connectUserSocket, jobEnded, type TestApp } from './support/app';
 import { startTestPipeline, type TestPipeline } from './support/pipeline';
 import { createTestUser, type TestUser } from './support/users';
@@ -162,5 +169,98 @@ describe('failures', () => {
     await expect.poll(() => jobEnded(server, accepted.body.id), { timeout: 5000 }).toBe(true);
     const after = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
     expect(((await after.json()) as Generation).status).toBe('canceled');
+  });
+});
+
+describe('image sets', () => {
+  const lifecycle = () => new GenerationLifecycle(server.app.database.db);
+
+  it('a Pro set of 3 completes with 3 outputs on the socket, the 202 and the list, each downloadable; deleting it removes every file', async () => {
+    const user = await createTestUser();
+    await lifecycle().setPlan(user.uid, 'pro', 'image set test');
+    const { socket, updates } = await connectUserSocket(server.origin, user.idToken);
+    try {
+      const accepted = await submit(user, { kind: 'image', prompt: 'three lighthouses', samples: 3 });
+      expect(accepted.status).toBe(202);
+      expect(accepted.body).toMatchObject({ status: 'queued', tokenCount: 3, tokensReturned: 0 });
+      expect(accepted.body).not.toHaveProperty('outputs');
+      const completed = await vi.waitUntil(
+        () => updates.find((update) => update.id === accepted.body.id && update.status === 'completed'),
+        { timeout: 20_000, interval: 25 },
+      );
+      expect(completed).toMatchObject({ token: 'spent', tokenCount: 3, tokensReturned: 0 });
+      const outputs = completed.outputs!;
+      expect(outputs).toHaveLength(3);
+      // `result` stays the first file, for clients that read one.
+      expect(completed.result).toEqual({ url: (outputs[0] as { url: string }).url, mimeType: 'image/png' });
+      const files = outputs.map((output) => output as { url: string; mimeType: string; seed: number });
+      expect(new Set(files.map((file) => new URL(file.url).pathname)).size).toBe(3);
+      expect(files.map((file) => file.seed)).toEqual([files[0]!.seed, files[0]!.seed + 1, files[0]!.seed + 2]);
+      for (const file of files) {
+        const download = await fetch(file.url);
+        expect(download.status).toBe(200);
+        expect(isMedia('image', Buffer.from(await download.arrayBuffer()))).toBe(true);
+      }
+      const listed = await fetch(`${server.origin}/api/generations?kind=image`, { headers: bearer(user) });
+      const [item] = ((await listed.json()) as { items: Generation[] }).items;
+      expect(item!.outputs).toHaveLength(3);
+      expect((await tokens(user)).image).toBe(DEFAULT_PLAN_RULES.pro.allowance.image - 3);
+
+      const removed = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, {
+        method: 'DELETE',
+        headers: bearer(user),
+      });
+      expect(removed.status).toBe(204);
+      for (const file of files) await expect.poll(async () => (await fetch(file.url)).status).toBe(404);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('one filtered image of a set of 4 shows as filtered and returns exactly one token', async () => {
+    simulator.injectFault({ route: 'image', fault: 'content-filtered', times: 1 });
+    const user = await createTestUser();
+    await lifecycle().setPlan(user.uid, 'pro', 'image set test');
+    const accepted = await submit(user, { kind: 'image', prompt: 'four lighthouses', samples: 4 });
+    expect(accepted.status).toBe(202);
+    const done = await vi.waitUntil(
+      async () => {
+        const response = await fetch(`${server.origin}/api/generations/${accepted.body.id}`, { headers: bearer(user) });
+        const generation = (await response.json()) as Generation;
+        return generation.status === 'completed' ? generation : undefined;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    // Pro's default model is v2beta Core: four calls, the first filtered.
+    expect(done.outputs!.map((output) => ('missing' in output ? output.missing : 'made'))).toEqual([
+      'filtered',
+      'made',
+      'made',
+      'made',
+    ]);
+    expect(done).toMatchObject({ token: 'spent', tokenCount: 4, tokensReturned: 1 });
+    expect((await tokens(user)).image).toBe(DEFAULT_PLAN_RULES.pro.allowance.image - 3);
+  });
+
+  it('refuses more images than the plan makes with 403 PLAN_LIMIT and more than 10 with 400, charging nothing', async () => {
+    const user = await createTestUser();
+    const free = await submit(user, { kind: 'image', prompt: 'two lighthouses', samples: 2 });
+    expect(free.status).toBe(403);
+    expect(free.body).toMatchObject({
+      error: { code: 'PLAN_LIMIT', message: 'The Free plan makes one image per request. Upgrade your plan for more.' },
+    });
+    await lifecycle().setPlan(user.uid, 'pro', 'image set test');
+    expect((await submit(user, { kind: 'image', prompt: 'five lighthouses', samples: 5 })).body).toMatchObject({
+      error: {
+        code: 'PLAN_LIMIT',
+        message: 'The Pro plan makes up to 4 images per request. Upgrade your plan for more.',
+      },
+    });
+    const tooMany = await submit(user, { kind: 'image', prompt: 'many lighthouses', samples: 11 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({
+      error: { code: 'INVALID_REQUEST', message: 'samples: must be 1 to 10: the number of images' },
+    });
+    expect((await tokens(user)).image).toBe(DEFAULT_PLAN_RULES.pro.allowance.image);
   });
 });

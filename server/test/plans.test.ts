@@ -53,21 +53,14 @@ describe('limits by plan', () => {
     expect(me.body).toMatchObject({ plan: 'free', tokens: { image: 1, video: 1, speech: 2 } });
   });
 
-  it('refuses several images per request with a 400 on every plan, charging nothing: Stability bills each one', async () => {
+  it('takes a set of as many images as the plan makes, charged together: Enterprise up to 10, Free one', async () => {
     const user = await createTestUser();
     const api = apiClient(server.origin, user);
-    for (const plan of ['free', 'enterprise'] as const) {
-      await moveTo(user, plan);
-      const refused = await api.submit({ ...imageRequest(), samples: 2 });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toEqual({
-        code: 'INVALID_REQUEST',
-        message: 'samples: must be 1: a request makes one image',
-      });
-    }
-    expect((await api.submit({ ...imageRequest(), samples: 1 })).status).toBe(202);
+    expect((await api.submit({ ...imageRequest(), samples: 2 })).body.error.code).toBe('PLAN_LIMIT');
+    await moveTo(user, 'enterprise');
+    expect((await api.submit({ ...imageRequest(), samples: 10 })).status).toBe(202);
     const allowance = DEFAULT_PLAN_RULES.enterprise.allowance;
-    expect((await api.me()).body).toMatchObject({ tokens: { image: allowance.image - 1 } });
+    expect((await api.me()).body).toMatchObject({ tokens: { image: allowance.image - 10 } });
   });
 
   it('gives each plan its image models: Free asking for Ultra or 4K is refused and charged nothing', async () => {
@@ -164,6 +157,41 @@ describe('limits by plan', () => {
     const untilReset = Date.parse(me.resetsAt) - Date.now();
     expect(untilReset).toBeGreaterThan(23 * 3600_000);
     expect(untilReset).toBeLessThanOrEqual(24 * 3600_000);
+  });
+});
+
+describe('out of tokens, by plan', () => {
+  it("tells a Pro creator their plan's tokens are used up, and an Enterprise one the day's fair-use cap, never 'free tokens'", async () => {
+    // Allowances an operator set (PLAN_PRO_ALLOWANCE, PLAN_ENTERPRISE_DAILY_CAP), so a plan runs out at once.
+    const small = await context.start({
+      PLAN_PRO_ALLOWANCE: 'image:0,video:1,speech:1',
+      PLAN_ENTERPRISE_DAILY_CAP: 'image:1,video:0,speech:1',
+    });
+    const move = async (user: TestUser, plan: PlanId) => {
+      const response = await fetch(`${small.origin}/admin/api/users/${user.uid}/plan`, {
+        method: 'PUT',
+        headers: { ...bearer(admin), 'content-type': 'application/json' },
+        body: JSON.stringify({ plan }),
+      });
+      expect(response.status).toBe(200);
+    };
+    const pro = await createTestUser();
+    await move(pro, 'pro');
+    const proRefusal = await apiClient(small.origin, pro).submit(imageRequest());
+    expect(proRefusal.status).toBe(402);
+    expect(proRefusal.body.error).toEqual({
+      code: 'TOKENS_EXHAUSTED',
+      message:
+        "Your Pro plan's image tokens for this period are used up. They renew in 30 days. Upgrade your plan for more.",
+    });
+
+    const enterprise = await createTestUser();
+    await move(enterprise, 'enterprise');
+    const enterpriseRefusal = await apiClient(small.origin, enterprise).submit(videoRequest());
+    expect(enterpriseRefusal.status).toBe(402);
+    expect(enterpriseRefusal.body.error.message).toBe(
+      "You have reached the Enterprise plan's fair-use cap of video tokens for the day. It renews in 24 hours.",
+    );
   });
 });
 

@@ -25,7 +25,7 @@ export function socialSignInSuccess(provider: string): string {
   return `Successfully signed in with ${provider}!`;
 }
 
-/** Validates the sign-in/sign-up modal; the sign-in-only variant checks required fields only. */
+/** Validates the sign-in/sign-up modal; signing in to continue checks required fields only. */
 export function validateCredentials(
   email: string,
   password: string,

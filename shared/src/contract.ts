@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import type {
   generationListSchema,
+  generationOutputSchema,
   generationResultSchema,
   generationSchema,
+  imageDetailsSchema,
   listQuerySchema,
   meSchema,
   queuePositionSchema,
   speechDetailsSchema,
   speechModelInfoSchema,
 } from './api-schemas';
+import type { AccountUpdate } from './billing';
 import type { ApiError } from './errors';
 
 /**
@@ -19,8 +22,10 @@ import type { ApiError } from './errors';
 export const MAX_PROMPT_LENGTH = 2000;
 
 export type GenerationResult = z.infer<typeof generationResultSchema>;
+export type GenerationOutput = z.infer<typeof generationOutputSchema>;
 export type QueuePosition = z.infer<typeof queuePositionSchema>;
 export type Generation = z.infer<typeof generationSchema>;
+export type ImageDetails = z.infer<typeof imageDetailsSchema>;
 export type GenerationList = z.infer<typeof generationListSchema>;
 export type Me = z.infer<typeof meSchema>;
 export type ListQuery = z.infer<typeof listQuerySchema>;
@@ -49,6 +54,8 @@ export interface ServerToClientEvents {
   'generation:update': (generation: Generation) => void;
   /** Its owner deleted it (here or in another tab): it is gone from the record. */
   'generation:removed': (removal: { id: string }) => void;
+  /** The account's plan or balance changed: a billing event, an operator, a renewal (billing.ts). */
+  'account:update': (update: AccountUpdate) => void;
 }
 export interface ClientToServerEvents {
   /**

@@ -55,4 +55,6 @@ export interface GenerationFailure extends ApiError {
   tellsToken?: boolean;
   /** The provider's answer (status, code, text), never a key; never shown to the creator. */
   providerError?: string;
+  /** Images of the set the provider filtered: each one's token comes back, whatever else the ending decides. */
+  filteredImages?: number;
 }

@@ -18,6 +18,15 @@ export const ERROR_MESSAGES = {
   NOT_READY: 'The service is temporarily unavailable. Please try again shortly.',
   INTERNAL: 'Something went wrong. Please try again.',
   CANCELED: 'Generation canceled.',
+  ALREADY_ANSWERED: 'This support request was already answered.',
+  CHECKOUT_UNAVAILABLE:
+    'Checkout is unavailable right now. You have not been charged. Please try again in a few minutes.',
+  NO_SUBSCRIPTION: 'There is no subscription to manage yet. Choose a plan on the Pricing page first.',
+  WEBHOOK_REJECTED: 'The webhook event was refused.',
+  API_KEY_NOT_ALLOWED: 'API keys cannot be used here: sign in to the web app to do this.',
+  API_KEY_SCOPE_MISSING: 'This API key does not have the scope this request needs: ',
+  NO_API_ACCESS: 'Your plan does not include API access. API keys work on the Enterprise plan.',
+  TOO_MANY_API_KEYS: 'You have as many API keys as an account may hold. Revoke one to create another.',
 
   PROMPT_REQUIRED: 'Please enter a prompt',
   SPEECH_TEXT_REQUIRED: 'Please enter some text',
@@ -63,10 +72,6 @@ export interface ErrorBody {
 
 export function apiError(code: ErrorCode, detail?: string): ApiError {
   return { code, message: detail === undefined ? ERROR_MESSAGES[code] : ERROR_MESSAGES[code] + detail };
-}
-
-export function tokensExhaustedMessage(days: number): string {
-  return `Your free tokens are over. Tokens will reset in ${days} days. Please purchase a subscription for unlimited access.`;
 }
 
 export function tooManyInFlightMessage(count: number): string {

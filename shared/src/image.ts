@@ -39,11 +39,27 @@ export const IMAGE_DEFAULTS = {
 } as const satisfies Record<string, string | number>;
 
 /**
- * Images one request makes. Stability bills every sample and the product keeps one image per generation,
- * so more would be paid for and thrown away: the API refuses more, and the worker sends exactly this many
- * whatever a stored request says, until image sets keep every image asked for.
+ * Images one request may make (an image set): Stability's v1 `samples` takes 1 to 10, and v2beta, which
+ * makes one image a call, is called as many times. Each plan allows fewer (plan-rules.ts,
+ * `maxImagesPerRequest`); every image is kept and costs one image token.
  */
-export const IMAGE_SAMPLES_PER_REQUEST = 1;
+export const MAX_IMAGE_SAMPLES = 10;
+
+/**
+ * Why an image of a set was not made, its token given back: the provider `filtered` it (made and withheld,
+ * CONTENT_FILTERED), or its call `failed` for good (refused without a retry, or on the job's last attempt)
+ * while other images of the set were made.
+ */
+export const IMAGE_MISSING_REASONS = ['filtered', 'failed'] as const;
+export type ImageMissingReason = (typeof IMAGE_MISSING_REASONS)[number];
+
+/**
+ * The seed of image `index` of a set whose first image has `seed`: the next seeds in turn (wrapping
+ * within Stability's range), as v1 numbers the samples of one call, so each image can be asked for again.
+ */
+export function seedOfImage(seed: number, index: number): number {
+  return (seed + index) % (MAX_IMAGE_SEED + 1);
+}
 
 /**
  * The v1 text-to-image engines Stability still serves; older ids (stable-diffusion-512-v2-1, the SDXL
@@ -176,6 +192,8 @@ export interface ImageOptions {
   seed?: number | undefined;
   aspectRatio?: AspectRatio | undefined;
   negativePrompt?: string | undefined;
+  /** Images in the set (1 when not given). */
+  samples?: number | undefined;
 }
 
 /** The Stability v1 text-to-image body (spec §7). `seed` must already be chosen so retries reuse it. */
@@ -211,7 +229,7 @@ export function buildStabilityBody(
     ...size,
     steps: options.steps ?? IMAGE_DEFAULTS.steps,
     cfg_scale: options.cfgScale ?? IMAGE_DEFAULTS.cfgScale,
-    samples: IMAGE_SAMPLES_PER_REQUEST,
+    samples: options.samples ?? 1,
     style_preset: options.stylePreset ?? IMAGE_DEFAULTS.stylePreset,
     ...(isSdxlEngine(engine) ? {} : { clip_guidance_preset: IMAGE_DEFAULTS.clipGuidancePreset }),
     sampler: IMAGE_DEFAULTS.sampler,
@@ -219,8 +237,5 @@ export function buildStabilityBody(
   };
 }
 
-/** Spec §3: the downloaded file is named product prefix + timestamp + .png. */
+/** Spec §3: a downloaded file's name starts with the product prefix (the client's resultFileName adds the rest). */
 export const PRODUCT_FILE_PREFIX = 'mediagen';
-export function imageDownloadName(timestampMs: number): string {
-  return `${PRODUCT_FILE_PREFIX}-${timestampMs}.png`;
-}

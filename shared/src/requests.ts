@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PROMPT_LENGTH } from './contract';
 import { ERROR_MESSAGES, type ApiError, type ErrorCode } from './errors';
-import { IMAGE_SAMPLES_PER_REQUEST, MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
+import { MAX_IMAGE_SAMPLES, MAX_IMAGE_SEED, STABILITY_STYLE_PRESETS } from './image';
 import { ASPECT_RATIOS, IMAGE_MODELS, IMAGE_RESOLUTIONS, MAX_NEGATIVE_PROMPT_LENGTH } from './image-models';
 import { parsePromptSyntax } from './prompt-syntax';
 import { normalizePromptText } from './prompt-text';
@@ -52,13 +52,15 @@ export const imageRequestSchema = z.strictObject({
   height: dimension.optional(),
   steps: z.number().int().min(10).max(50).optional(),
   cfgScale: z.number().min(0).max(35).optional(),
+  /** Images in the set, each kept and charged one image token; the plan caps it (plan-rules.ts). */
   samples: z
     .number()
     .int()
-    .min(1)
-    .max(IMAGE_SAMPLES_PER_REQUEST, { error: 'must be 1: a request makes one image' })
+    .min(1, { error: `must be 1 to ${MAX_IMAGE_SAMPLES}: the number of images` })
+    .max(MAX_IMAGE_SAMPLES, { error: `must be 1 to ${MAX_IMAGE_SAMPLES}: the number of images` })
     .optional(),
   stylePreset: choiceOf(STABILITY_STYLE_PRESETS).optional(),
+  /** The first image's; a set's next images take the next seeds (seedOfImage). */
   seed: z.number().int().min(0).max(MAX_IMAGE_SEED).optional(),
   /** Unnamed: the plan's default (shared/src/image-models.ts), fixed at submit. */
   model: choiceOf(IMAGE_MODELS, `model must be one of ${IMAGE_MODELS.join(', ')}`).optional(),

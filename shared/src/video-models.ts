@@ -23,6 +23,12 @@ import {
 export const VIDEO_MODEL_CHOICES = ['T2V-01', 'MiniMax-Hailuo-2.3'] as const;
 export type VideoModelChoice = (typeof VIDEO_MODEL_CHOICES)[number];
 
+/** Each video model as a creator reads its name. */
+export const VIDEO_MODEL_TITLES: Readonly<Record<VideoModelChoice, string>> = {
+  'T2V-01': 'T2V-01',
+  'MiniMax-Hailuo-2.3': 'Hailuo 2.3',
+};
+
 /** Each plan's video models, its default first. */
 export const PLAN_VIDEO_MODELS: Readonly<Record<PlanId, readonly VideoModelChoice[]>> = {
   free: ['T2V-01'],

@@ -9,6 +9,8 @@ const base: Generation = {
   progress: 0,
   token: 'held',
   paidWorkStarted: false,
+  tokenCount: 1,
+  tokensReturned: 0,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-01T10:00:00.000Z',
   prompt: 'waves on a beach',

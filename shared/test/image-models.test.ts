@@ -7,27 +7,21 @@ import {
   imageOptionProblem,
   nearestAspectRatio,
   parseGenerationRequest,
-  type ImageRequest,
 } from '../src/index';
-
-const image = (fields: Partial<ImageRequest> = {}): ImageRequest => ({
-  kind: 'image',
-  prompt: 'a lighthouse',
-  ...fields,
-});
+import { imageRequest } from './support/image-request';
 
 describe('image models per plan', () => {
   it('lets each plan name only its models and 4K only on Enterprise', () => {
-    expect(exceedsPlan(image({ model: 'stable-image-ultra' }), 'free', DEFAULT_PLAN_RULES.free)).toBe(
+    expect(exceedsPlan(imageRequest({ model: 'stable-image-ultra' }), 'free', DEFAULT_PLAN_RULES.free)).toBe(
       'The Free plan does not include Stable Image Ultra. Upgrade your plan for more.',
     );
-    expect(exceedsPlan(image({ model: 'stable-image-core' }), 'pro', DEFAULT_PLAN_RULES.pro)).toBeNull();
-    expect(exceedsPlan(image({ resolution: '4k' }), 'pro', DEFAULT_PLAN_RULES.pro)).toBe(
+    expect(exceedsPlan(imageRequest({ model: 'stable-image-core' }), 'pro', DEFAULT_PLAN_RULES.pro)).toBeNull();
+    expect(exceedsPlan(imageRequest({ resolution: '4k' }), 'pro', DEFAULT_PLAN_RULES.pro)).toBe(
       'The Pro plan does not include 4K images. Upgrade your plan for more.',
     );
     expect(
       exceedsPlan(
-        image({ model: 'stable-image-ultra', resolution: '4k' }),
+        imageRequest({ model: 'stable-image-ultra', resolution: '4k' }),
         'enterprise',
         DEFAULT_PLAN_RULES.enterprise,
       ),

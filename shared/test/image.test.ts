@@ -8,7 +8,6 @@ import {
   QUALITY_BOOSTERS,
   SDXL_DIMENSIONS,
   buildStabilityBody,
-  imageDownloadName,
   sanitizeImagePrompt,
 } from '../src';
 
@@ -146,9 +145,5 @@ describe('Stability payload (spec §7, §9)', () => {
     const [withSome] = buildStabilityBody(shorter, {}, 1).text_prompts;
     expect(withSome!.text).toBe(`${shorter}, highly detailed, sharp focus`);
     expect(withSome!.text.length).toBeLessThanOrEqual(PROVIDER_PROMPT_LIMIT);
-  });
-
-  it('names downloads with the product prefix and a timestamp', () => {
-    expect(imageDownloadName(1700000000000)).toBe('mediagen-1700000000000.png');
   });
 });

@@ -19,9 +19,19 @@ describe('token rules (spec §9)', () => {
     expect(daysUntilReset(lastReset, lastReset + 29.5 * DAY_MS)).toBe(1);
   });
 
-  it('words the exhausted toast as the spec does', () => {
-    expect(tokensExhaustedMessage(12)).toBe(
+  it('words the exhausted toast as the spec does on Free', () => {
+    expect(tokensExhaustedMessage({ plan: 'free', kind: 'image', renewsInMs: 11.5 * DAY_MS })).toBe(
       'Your free tokens are over. Tokens will reset in 12 days. Please purchase a subscription for unlimited access.',
+    );
+    expect(tokensExhaustedMessage({ plan: 'free', kind: 'image', renewsInMs: 1000 })).toContain('reset in 1 day.');
+  });
+
+  it('never tells a paying creator their free tokens are over', () => {
+    expect(tokensExhaustedMessage({ plan: 'pro', kind: 'video', renewsInMs: 3 * DAY_MS })).toBe(
+      "Your Pro plan's video tokens for this period are used up. They renew in 3 days. Upgrade your plan for more.",
+    );
+    expect(tokensExhaustedMessage({ plan: 'enterprise', kind: 'image', renewsInMs: 4.2 * 3600_000 })).toBe(
+      "You have reached the Enterprise plan's fair-use cap of image tokens for the day. It renews in 5 hours.",
     );
   });
 });

@@ -13,9 +13,26 @@ describe('readSimulatorEnv', () => {
         faults: [],
         rateLimits: { stability: { max: 150, windowMs: 10_000, lockoutMs: 60_000 } },
         tlsPort: 4011,
+        stripe: {},
         logger: true,
       },
     });
+  });
+
+  it("reads the Stripe stand-in's webhook endpoint and secret", () => {
+    const { options } = readSimulatorEnv({
+      STRIPE_WEBHOOK_URL: 'http://127.0.0.1:3000/api/billing/webhook',
+      STRIPE_WEBHOOK_SECRET: 'whsec_local',
+    });
+    expect(options.stripe).toEqual({
+      webhookUrl: 'http://127.0.0.1:3000/api/billing/webhook',
+      webhookSecret: 'whsec_local',
+    });
+  });
+
+  it('refuses a webhook URL that is not one, and a secret that is not a signing secret', () => {
+    expect(() => readSimulatorEnv({ STRIPE_WEBHOOK_URL: 'localhost:3000' })).toThrow(/STRIPE_WEBHOOK_URL/);
+    expect(() => readSimulatorEnv({ STRIPE_WEBHOOK_SECRET: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
   });
 
   it('reads every variable', () => {

@@ -1,4 +1,5 @@
 import { InvalidFaultRuleError, parseFaultRule } from './faults/parseFaultRule';
+import type { StripeOptions } from './stripe/stripeStandIn';
 import {
   DOCUMENTED_RATE_LIMITS,
   RATE_LIMITED_PROVIDERS,
@@ -31,8 +32,25 @@ export function readSimulatorEnv(env: Env): SimulatorEnv {
       faults: readFaults(env, 'SIMULATOR_FAULTS'),
       rateLimits: readRateLimits(env, 'SIMULATOR_RATE_LIMITS'),
       tlsPort: readInteger(env, 'SIMULATOR_TLS_PORT', 4011, 0, 65_535),
+      stripe: readStripe(env),
       logger: true,
     },
+  };
+}
+
+/** The Stripe stand-in's webhook endpoint; the secret is the one the server verifies with. */
+function readStripe(env: Env): StripeOptions {
+  const webhookUrl = env.STRIPE_WEBHOOK_URL?.trim() || undefined;
+  if (webhookUrl !== undefined && !(URL.canParse(webhookUrl) && /^https?:\/\//.test(webhookUrl))) {
+    throw new InvalidEnvError(`STRIPE_WEBHOOK_URL must be an http(s) URL; got ${JSON.stringify(webhookUrl)}`);
+  }
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (webhookSecret !== undefined && !webhookSecret.startsWith('whsec_')) {
+    throw new InvalidEnvError('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
+  }
+  return {
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
+    ...(webhookSecret === undefined ? {} : { webhookSecret }),
   };
 }
 

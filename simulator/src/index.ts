@@ -17,3 +17,14 @@ export type {
   StableImageRequestRecord,
   VideoTaskRecord,
 } from './types';
+export { DEFAULT_STRIPE_PRICES, type StripePriceSpec } from './stripe/stripeCatalogue';
+export { DEFAULT_WEBHOOK_SECRET, type StripeControl, type StripeOptions } from './stripe/stripeStandIn';
+export type { RenewalPayment } from './stripe/stripeAccount';
+export type {
+  DeliveryAttempt,
+  EventDeliveries,
+  ReleaseOrder,
+  WebhookDeliveryMode,
+  WebhookEndpoint,
+  WebhookRetry,
+} from './stripe/webhookDispatcher';

@@ -13,6 +13,10 @@ import { ImageRequestLog } from './stability/imageRequestLog';
 import { stabilityRoutes } from './stability/stabilityRoutes';
 import { stableImageRoutes } from './stability/stableImageRoutes';
 import { StatsCounter } from './stats';
+import { hostedPageRoutes } from './stripe/hostedPageRoutes';
+import { stripeApiRoutes } from './stripe/stripeApiRoutes';
+import { stripeControlRoutes } from './stripe/stripeControlRoutes';
+import { createStripeStandIn } from './stripe/stripeStandIn';
 import { DEFAULT_CERTIFICATE_HOSTS, createDevelopmentCertificate } from './tls/development-certificate';
 import { KeyRateLimiter } from './limits/keyRateLimiter';
 import {
@@ -59,6 +63,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   // A stand-in closes at once: a client that gave up mid-request (a cancel, a timeout) leaves nothing to wait for.
   const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+  // Stripe's objects live in memory only: stopping the simulator forgets its customers and subscriptions.
+  const stripe = createStripeStandIn(options.stripe ?? {}, (message) => app.log.warn(message));
   void app.register(stabilityRoutes(gate, imageRequests));
   void app.register(
     stableImageRoutes({
@@ -70,6 +76,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     miniMaxRoutes({ gate, tasks, video: readFileSync(VIDEO_FIXTURE), onTaskCreated: () => stats.countVideoTask() }),
   );
   void app.register(openAiRoutes(gate));
+  void app.register(stripeApiRoutes({ gate, account: stripe.account, secretKey: options.stripe?.secretKey }));
+  void app.register(hostedPageRoutes(stripe.account));
+  void app.register(stripeControlRoutes(stripe.control));
   void app.register(
     controlRoutes({
       faults,
@@ -126,6 +135,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       // Hung requests never finish on their own and would hold app.close() open forever.
       for (const socket of hangingSockets) socket.destroy();
+      stripe.webhooks.close();
       await Promise.all([app.close(), realtime?.close()]);
     },
     injectFault: (rule) => faults.add(rule),
@@ -135,6 +145,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     imageRequests: () => imageRequests.list(),
     stableImageRequests: () => stableImageRequests.list(),
     videoTasks: () => tasks.requested(),
+    stripe: stripe.control,
   };
 }
 

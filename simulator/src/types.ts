@@ -1,5 +1,6 @@
 import type { BillingCode } from './openai/openaiErrors';
 import type { FastifyInstance } from 'fastify';
+import type { StripeControl, StripeOptions } from './stripe/stripeStandIn';
 
 export interface SimulatorOptions {
   /** Added to every provider response. Default 0. */
@@ -27,6 +28,8 @@ export interface SimulatorOptions {
    * 200-second reading streams in about a second); 1 streams it as fast as it would play.
    */
   realtimeSpeedup?: number;
+  /** The Stripe stand-in's prices, accepted key and webhook endpoint (simulator/README.md, "Stripe"). */
+  stripe?: StripeOptions;
   logger?: boolean;
 }
 
@@ -77,6 +80,12 @@ export const PROVIDER_ROUTES = [
   'speech',
   'realtime.connect',
   'realtime.response',
+  'stripe.customers',
+  'stripe.prices',
+  'stripe.checkout',
+  'stripe.portal',
+  'stripe.subscriptions',
+  'stripe.invoices',
 ] as const;
 export type ProviderRoute = (typeof PROVIDER_ROUTES)[number];
 
@@ -85,6 +94,11 @@ export interface FaultRule {
   fault: FaultKind;
   /** How many matching requests it affects. Default: every one (Infinity). */
   times?: number;
+  /**
+   * How many matching requests it lets through untouched before it applies (the third call of a set:
+   * `after: 2`). Default 0.
+   */
+  after?: number;
   /** For http429, sent as the Retry-After header; for rate-limit, the seconds to wait. Default 1. */
   retryAfterSeconds?: number;
   /** For unknown-status, the status to report. Default "Mystery". */
@@ -93,6 +107,11 @@ export interface FaultRule {
   code?: number;
   /** For insufficient-quota, the OpenAI billing code to refuse with. Default `insufficient_quota`. */
   billingCode?: BillingCode;
+  /**
+   * For content-filtered on v1's `image` route: which samples of the answer (from 0) are filtered, so one
+   * image of a set can be. Default: every one. (v2beta makes one image a call: `times: 1` filters one.)
+   */
+  samples?: number[];
 }
 
 export interface SimulatorStats {
@@ -167,6 +186,8 @@ export interface Simulator {
   stableImageRequests(): StableImageRequestRecord[];
   /** The last 200 video tasks created, oldest first: what each was asked for. */
   videoTasks(): VideoTaskRecord[];
+  /** The Stripe stand-in's webhooks, events, checkout completion and billing clock. */
+  stripe: StripeControl;
 }
 
 /** A text-to-image request as the simulated Stability read it: its weighted prompts and what shapes the picture. */

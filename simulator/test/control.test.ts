@@ -46,6 +46,12 @@ describe('control API', () => {
       speech: 0,
       'realtime.connect': 0,
       'realtime.response': 0,
+      'stripe.customers': 0,
+      'stripe.prices': 0,
+      'stripe.checkout': 0,
+      'stripe.portal': 0,
+      'stripe.subscriptions': 0,
+      'stripe.invoices': 0,
     };
     expect(stats).toEqual({
       requests: { ...none, image: 1, 'video.create': 2 },

@@ -4,3 +4,5 @@ export * from './redis';
 export * from './chromium';
 export * from './raw-http';
 export * from './test-scale';
+export * from './network-cut';
+export * from './webhook-receiver';

@@ -1,8 +1,9 @@
 /**
- * `pnpm smoke:providers`: one image, one video and one speech generated through each real provider
- * whose key is set (in .env or the environment), with each step's timing: the check to run before a
- * release. It spends real credit. A provider without a key is skipped, and with no key at all nothing
- * is called.
+ * `pnpm smoke:providers`: every provider API the plans use, once, through each real provider whose key is
+ * set (in .env or the environment), with each step's timing: the check to run before a release. Images:
+ * the v1 engine (Free) and Stable Image Core on v2beta (Pro), plus the 4K upscale with SMOKE_4K=1
+ * (Enterprise; it costs more); videos: the base model (Free) and Hailuo-2.3 at 768P (Pro); speech. It
+ * spends real credit. A provider without a key is skipped, and with no key at all nothing is called.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -10,14 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import {
+  IMAGE_MODEL_RULES,
+  IMAGE_UPSCALER,
   MAX_IMAGE_SEED,
   SPEECH_MODELS,
   VIDEO_PENDING_STATUSES,
   buildStabilityBody,
+  buildStableImageForm,
   planVideo,
   voiceUsed,
+  type MiniMaxVideoModel,
+  type VideoResolution,
 } from '@mediagen/shared';
 import { loadWorkerConfig } from '../src/config';
+import { withinUpscalerInput } from '../src/processors/image-processor';
 import { maxPollsFor } from '../src/processors/video-polling';
 import { GuardedDownloader } from '../src/providers/guarded-download';
 import { MiniMaxClient } from '../src/providers/minimax-client';
@@ -26,6 +33,7 @@ import { openaiRealtime } from '../src/providers/realtime/realtime-endpoint';
 import { RealtimeSpeechClient } from '../src/providers/realtime/realtime-speech-client';
 import type { SpeechInput, SpeechSynthesizer } from '../src/providers/speech-synthesizer';
 import { StabilityClient } from '../src/providers/stability-client';
+import { StableImageClient } from '../src/providers/stable-image-client';
 
 interface Step {
   provider: string;
@@ -64,27 +72,67 @@ const downloader = new GuardedDownloader(config.videoDownload);
 const output = process.env.SMOKE_OUTPUT_DIR ?? (await mkdtemp(join(tmpdir(), 'mediagen-smoke-')));
 await mkdir(output, { recursive: true });
 
+const IMAGE_PROMPT = 'a lighthouse on a cliff at dusk';
+
 async function image(): Promise<void> {
   const client = new StabilityClient(config.stability);
-  const body = buildStabilityBody('a lighthouse on a cliff at dusk', {}, randomInt(1, MAX_IMAGE_SEED), client.engine);
+  const body = buildStabilityBody(IMAGE_PROMPT, {}, randomInt(1, MAX_IMAGE_SEED), client.engine);
   const png = await timed(
     'stability',
     `text-to-image ${client.engine} ${body.width}x${body.height}`,
-    () => client.textToImage(body),
+    async () => {
+      const [sample] = await client.textToImage(body);
+      if (sample === undefined || 'filtered' in sample) throw new Error('Stability filtered the image');
+      return sample.png;
+    },
     kb,
   );
   await writeFile(join(output, 'image.png'), png);
+
+  const current = new StableImageClient(config.stability);
+  const model = 'stable-image-core';
+  const form = buildStableImageForm(IMAGE_PROMPT, { aspectRatio: '16:9' }, randomInt(1, MAX_IMAGE_SEED), model);
+  const core = await timed(
+    'stability',
+    `v2beta generate/${IMAGE_MODEL_RULES[model].endpoint} ${form.aspect_ratio}`,
+    () => current.generate(IMAGE_MODEL_RULES[model].endpoint!, form),
+    (result) => `${kb(result.png)} seed ${result.seed}`,
+  );
+  await writeFile(join(output, 'image-core.png'), core.png);
+  if (process.env.SMOKE_4K !== '1') return;
+  const upscaled = await timed(
+    'stability',
+    `v2beta upscale/${IMAGE_UPSCALER.endpoint}`,
+    async () => current.upscale(await withinUpscalerInput(core.png)),
+    (result) => kb(result.png),
+  );
+  await writeFile(join(output, 'image-4k.png'), upscaled.png);
 }
 
-async function video(): Promise<void> {
+/** Each video model a plan sends, one after the other (MiniMax's RPM is small). */
+async function videos(): Promise<void> {
+  await video(config.minimax.model, 'video.mp4');
+  await video('MiniMax-Hailuo-2.3', 'video-hailuo.mp4', '768P');
+}
+
+async function video(model: MiniMaxVideoModel, file: string, resolution?: VideoResolution): Promise<void> {
   const client = new MiniMaxClient({ ...config.minimax, download: (url, signal) => downloader.fetch(url, signal) });
   const { body } = planVideo(
-    { prompt: 'waves rolling onto a beach at sunset', quality: 'standard', durationSeconds: 6, style: 'cinematic' },
-    config.minimax.model,
+    {
+      prompt: 'waves rolling onto a beach at sunset',
+      quality: 'standard',
+      durationSeconds: 6,
+      style: 'cinematic',
+      ...(resolution === undefined ? {} : { resolution }),
+    },
+    model,
   );
+  const label = [body.model, body.resolution, body.duration === undefined ? undefined : `${body.duration}s`]
+    .filter((part) => part !== undefined)
+    .join(' ');
   const taskId = await timed(
     'minimax',
-    `start ${body.model} at ${config.minimax.baseUrl}`,
+    `start ${label} at ${config.minimax.baseUrl}`,
     () => client.startTask(body),
     (id) => `task ${id}`,
   );
@@ -92,7 +140,7 @@ async function video(): Promise<void> {
   const maxPolls = maxPollsFor(config.videoPolling, body.model);
   const done = await timed(
     'minimax',
-    'poll until done',
+    `${body.model}: poll until done`,
     async () => {
       for (let poll = 1; poll <= maxPolls; poll += 1) {
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -107,17 +155,17 @@ async function video(): Promise<void> {
   );
   const url = await timed(
     'minimax',
-    'retrieve file',
+    `${body.model}: retrieve file`,
     () => client.retrieveDownloadUrl(done.fileId),
     () => 'download URL',
   );
-  const file = await timed(
+  const downloaded = await timed(
     'minimax',
-    'download',
+    `${body.model}: download`,
     () => client.downloadVideo(url),
     (result) => `${kb(result.bytes)} ${result.mimeType}`,
   );
-  await writeFile(join(output, 'video.mp4'), file.bytes);
+  await writeFile(join(output, file), downloaded.bytes);
 }
 
 /**
@@ -152,7 +200,7 @@ async function speech(): Promise<void> {
 
 const checks = [
   { name: 'image', key: 'STABILITY_API_KEY', real: !config.stability.simulated, run: image },
-  { name: 'video', key: 'MINIMAX_API_KEY', real: !config.minimax.simulated, run: video },
+  { name: 'video', key: 'MINIMAX_API_KEY', real: !config.minimax.simulated, run: videos },
   { name: 'speech', key: 'OPENAI_API_KEY', real: !config.openai.simulated, run: speech },
 ];
 const skipped = checks.filter((check) => !check.real);

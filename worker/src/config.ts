@@ -2,8 +2,11 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
+  DEV_ARTIFACT_URL_SECRET,
   EnvReader,
   isLoopbackHost,
+  readWebhookSecretKey,
+  readBillingGraceDays,
   readCommonSettings,
   readPriceTable,
   wholeNumber,
@@ -21,9 +24,11 @@ import {
   type GenerationKind,
   type PlanId,
 } from '@mediagen/shared';
+import type { SigningSettings } from './marking/signing-credentials';
 import { maxPollsFor, type VideoPolling } from './processors/video-polling';
 import { readProviderSettings, type ProviderSettings } from './providers/provider-config';
 import type { ProviderLimitSettings } from './providers/provider-rate-limiter';
+import { STANDARD_RETRY_DELAYS_MS, type WebhookSettings } from './webhooks/webhook-delivery';
 
 export { ConfigError as WorkerConfigError } from '@mediagen/core';
 export type { ProviderEndpoint } from './providers/provider-config';
@@ -96,6 +101,8 @@ export interface WorkerConfig extends CommonSettings {
   spendRetryMs: number;
   /** Days a plan's results are kept before retention deletes their files (records stay); absent: kept. */
   artifactRetentionDays: Partial<Record<PlanId, number>>;
+  /** BILLING_GRACE_DAYS: a past-due subscription keeps its plan this long; the maintenance loop then lapses it. */
+  billingGraceDays: number;
   breaker: BreakerSettings;
   /** Pause of a queue after a 429 without a usable Retry-After. */
   defaultRetryAfterMs: number;
@@ -111,6 +118,10 @@ export interface WorkerConfig extends CommonSettings {
   simulatorTlsUrl: ProviderSettings['simulatorTlsUrl'];
   /** Each provider's documented rate limit, shared by every worker process (provider-rate-limiter.ts). */
   providerLimits: ProviderLimitSettings;
+  /** Webhook deliveries (webhooks/): the secrets' key, concurrency, timeout, retries, result links. */
+  webhooks: WebhookSettings;
+  /** Content Credentials (C2PA): the signing key and chain, a timestamp authority, whether start needs them. */
+  c2pa: SigningSettings & { required: boolean };
 }
 
 const percent = z
@@ -207,6 +218,7 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
     }
   }
 
+  const webhooks = readWebhookSettings(reader, development);
   const defaultRetryAfterMs = reader.read('RATE_LIMIT_DEFAULT_MS', wholeNumber(1), '1000') ?? 1000;
   const config: WorkerConfig = {
     ...common,
@@ -231,6 +243,7 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
     prices: readPriceTable(reader),
     spendRetryMs: reader.read('SPEND_RETRY_MS', wholeNumber(100, 3_600_000), '30000') ?? 30_000,
     priorityAgingMs: (reader.read('PRIORITY_AGING_SECONDS', wholeNumber(1, 86_400), '120') ?? 120) * 1000,
+    billingGraceDays: readBillingGraceDays(reader),
     artifactRetentionDays: Object.fromEntries(
       PLAN_IDS.map(
         (plan) => [plan, reader.read(`ARTIFACT_RETENTION_DAYS_${plan.toUpperCase()}`, wholeNumber(1, 36_500))] as const,
@@ -263,7 +276,69 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
     simulatorUrl: providers.simulatorUrl,
     simulatorTlsUrl: providers.simulatorTlsUrl,
     providerLimits: { ...providers.rateLimits, defaultPauseMs: defaultRetryAfterMs },
+    webhooks,
+    c2pa: readC2paSettings(reader),
   };
   reader.finish('worker');
   return config;
+}
+
+/**
+ * C2PA_SIGNING_KEY and C2PA_CERT_CHAIN go together (the PEM itself, or a path to a file holding it).
+ * Without them outputs keep their plain AI-content metadata unsigned, which start-up says; C2PA_REQUIRED
+ * makes that a refusal to start instead.
+ */
+function readC2paSettings(reader: EnvReader): WorkerConfig['c2pa'] {
+  const key = reader.raw('C2PA_SIGNING_KEY') ?? null;
+  const certChain = reader.raw('C2PA_CERT_CHAIN') ?? null;
+  const required = reader.read(
+    'C2PA_REQUIRED',
+    z.enum(['true', 'false']).transform((v) => v === 'true'),
+    'false',
+  );
+  if ((key === null) !== (certChain === null)) {
+    reader.problem('C2PA_SIGNING_KEY and C2PA_CERT_CHAIN are set together or not at all');
+  } else if (required === true && key === null) {
+    reader.problem(
+      'Missing required environment variable: C2PA_SIGNING_KEY and C2PA_CERT_CHAIN (C2PA_REQUIRED=true: ' +
+        'every image and MP3 must carry signed Content Credentials)',
+    );
+  }
+  return {
+    key,
+    certChain,
+    timestampUrl: reader.read('C2PA_TSA_URL', z.url({ protocol: /^https?$/ })) ?? null,
+    required: required ?? false,
+  };
+}
+
+/**
+ * Webhook deliveries. The payload's result links are signed as the API signs them, so the worker reads the
+ * server's ARTIFACT_URL_SECRET, ARTIFACT_URL_TTL_SECONDS and PUBLIC_URL (required outside development, as on
+ * the server); the endpoints' secrets open with WEBHOOK_SECRET_KEY, the server's too.
+ */
+function readWebhookSettings(reader: EnvReader, development: boolean): WebhookSettings {
+  const needed = 'required when MEDIAGEN_MODE is not development: webhook payloads carry signed result links';
+  const linkSecret = development
+    ? (reader.read('ARTIFACT_URL_SECRET', z.string()) ?? DEV_ARTIFACT_URL_SECRET)
+    : reader.require('ARTIFACT_URL_SECRET', z.string().min(32, { error: 'must be at least 32 characters' }), needed);
+  const origin = z
+    .url({ protocol: development ? /^https?$/ : /^https$/, error: 'must be an http(s) URL (https in production)' })
+    .transform((value) => value.replace(/\/+$/, ''));
+  const publicUrl = development ? reader.read('PUBLIC_URL', origin) : reader.require('PUBLIC_URL', origin, needed);
+  return {
+    secretKey: readWebhookSecretKey(reader, development),
+    concurrency: reader.read('WEBHOOK_CONCURRENCY', wholeNumber(1, 500), '20') ?? 20,
+    perEndpointConcurrency: reader.read('WEBHOOK_ENDPOINT_CONCURRENCY', wholeNumber(1, 100), '2') ?? 2,
+    timeoutMs: reader.read('WEBHOOK_TIMEOUT_MS', wholeNumber(1000, 60_000), '10000') ?? 10_000,
+    retryDelaysMs: STANDARD_RETRY_DELAYS_MS,
+    dispatchIntervalMs: reader.read('WEBHOOK_DISPATCH_INTERVAL_MS', wholeNumber(50, 60_000), '250') ?? 250,
+    allowLoopback: development,
+    disable: { exhaustedInRow: 5, failingForMs: 24 * 60 * 60_000 },
+    artifactLinks: {
+      secret: linkSecret ?? DEV_ARTIFACT_URL_SECRET,
+      ttlSeconds: reader.read('ARTIFACT_URL_TTL_SECONDS', wholeNumber(60, 7 * 24 * 60 * 60), '3600') ?? 3600,
+      publicUrl: publicUrl ?? null,
+    },
+  };
 }

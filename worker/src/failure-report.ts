@@ -30,7 +30,10 @@ export function failureReport(error: GenerationError, kind: GenerationKind): Gen
     forOperators || error.outcome !== undefined
       ? maskSecrets(`${PROVIDER_OF_KIND[kind]} ${error.outcome ?? 'answer'}: ${error.message}`)
       : undefined;
-  const withProviderError = providerError === undefined ? {} : { providerError };
+  const withProviderError = {
+    ...(providerError === undefined ? {} : { providerError }),
+    ...(error.filtered === undefined ? {} : { filteredImages: error.filtered }),
+  };
   if (!forOperators) return { code: error.code, message: error.message, ...withProviderError };
   return {
     code: error.code,

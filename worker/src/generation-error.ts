@@ -15,18 +15,24 @@ export class GenerationError extends Error {
     readonly outcome?: CallOutcome,
     /** The provider's own answer carried in the message: it makes the message the operators' alone. */
     readonly detail?: string,
+    /** Images of the set the provider filtered (CONTENT_FILTERED): their tokens come back. */
+    readonly filtered?: number,
   ) {
     super(message);
     this.name = 'GenerationError';
   }
 
-  static of(code: ErrorCode, options: { detail?: string; retryable: boolean; outcome?: CallOutcome }): GenerationError {
+  static of(
+    code: ErrorCode,
+    options: { detail?: string; retryable: boolean; outcome?: CallOutcome; filtered?: number },
+  ): GenerationError {
     return new GenerationError(
       code,
       ERROR_MESSAGES[code] + (options.detail ?? ''),
       options.retryable,
       options.outcome,
       options.detail,
+      options.filtered,
     );
   }
 }
@@ -59,4 +65,16 @@ export function callLimitError(kind: GenerationKind): GenerationError {
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * The provider made the image and withheld it (CONTENT_FILTERED): paid work, but the creator gets its
+ * token back (README, "Token rules"). `images`: how many of the call's images were.
+ */
+export function filteredError(images: number): GenerationError {
+  return GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'content_refused', filtered: images });
+}
+
+export function isFilteredError(error: unknown): error is GenerationError {
+  return error instanceof GenerationError && error.filtered !== undefined && error.filtered > 0;
 }

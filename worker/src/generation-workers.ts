@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import {
+  BillingRecord,
   GenerationJobOwner,
   GenerationLifecycle,
   GenerationReads,
@@ -23,6 +24,8 @@ import { HandBack, createJobRunner } from './job-runner';
 import { startKindWorkers } from './kind-workers';
 import { WorkerMetrics } from './observability/worker-metrics';
 import { createImageProcessor } from './processors/image-processor';
+import { ContentCredentials } from './marking/content-credentials';
+import { loadSigningCredentials } from './marking/signing-credentials';
 import type { ProcessorContext } from './processors/processor-context';
 import { createSpeechProcessor } from './processors/speech-processor';
 import { createVideoProcessor } from './processors/video-processor';
@@ -42,6 +45,7 @@ import { createJobSpend } from './job-spend';
 import { PriorityAging } from './priority-aging';
 import { Reconciler, type ReconcileReport } from './reconciler';
 import { RetentionSweep, type RetentionReport } from './retention-sweep';
+import { startWebhookDelivery } from './webhooks/webhook-delivery';
 
 /** This process's share of PostgreSQL's connections (it allows 100 in all, for every process). */
 const DATABASE_CONNECTIONS = 5;
@@ -67,8 +71,10 @@ function buildContext(
   downloader: GuardedDownloader,
   artifacts: ArtifactStore,
   clock: () => number,
+  contentCredentials: ContentCredentials | null,
 ): ProcessorContext {
   return {
+    contentCredentials,
     artifacts,
     clock,
     stability: new StabilityClient(config.stability),
@@ -87,6 +93,24 @@ function buildContext(
     videoPolling: config.videoPolling,
     videoModel: config.minimax.model,
   };
+}
+
+/** The signer of outputs' Content Credentials, or null (said at start: outputs go unsigned). */
+async function startContentCredentials(config: WorkerConfig): Promise<ContentCredentials | null> {
+  const credentials = await loadSigningCredentials(config.c2pa, {
+    development: config.mode === 'development',
+    dataDir: config.dataDir,
+  });
+  if (credentials === null) {
+    console.warn(
+      '[worker] C2PA_SIGNING_KEY and C2PA_CERT_CHAIN unset: outputs carry plain AI-content metadata but no signed ' +
+        'Content Credentials (set C2PA_REQUIRED=true to refuse to start instead)',
+    );
+    return null;
+  }
+  const signer = new ContentCredentials(credentials);
+  console.log(`[worker] Content Credentials signed by ${signer.signedBy}`);
+  return signer;
 }
 
 /** The worker process's work: one BullMQ Worker per kind it serves, the reconciler, and their shutdown. */
@@ -108,6 +132,7 @@ export async function startGenerationWorkers(
     downloader,
     await createArtifactStore(config.artifactStore),
     options.clock ?? Date.now,
+    await startContentCredentials(config),
   );
   // Whichever process holds the reconciler's lock reconciles every kind, served here or not.
   const jobs = new GenerationJobOwner({
@@ -196,6 +221,15 @@ export async function startGenerationWorkers(
     retentionDays: config.artifactRetentionDays,
     log: (message) => console.warn(`[worker] ${message}`),
   });
+  // Only the grace sweep: checkout and events are the server's (no Stripe key reaches the workers).
+  const billing = new BillingRecord(database.db, {
+    plans: config.plans,
+    prices: new Map(),
+    source: null,
+    graceDays: config.billingGraceDays,
+    jobs,
+    log: { warn: (details, message) => console.warn(`[worker] ${message}`, details) },
+  });
   const aging = new PriorityAging({
     reads,
     lifecycle,
@@ -203,8 +237,17 @@ export async function startGenerationWorkers(
     afterMs: config.priorityAgingMs,
     topPriority: Math.min(...PLAN_IDS.map((plan) => config.plans[plan].queuePriority)),
   });
+  // On queues and connections of their own: a receiver's slowness never reaches a generation.
+  const webhooks = await startWebhookDelivery({
+    settings: config.webhooks,
+    db: database.db,
+    databaseUrl: config.databaseUrl,
+    redis: config.redis,
+    prefix: config.queuePrefix,
+    workerName: config.workerName,
+  });
   const maintenance = startMaintenanceLoop(
-    { reconciler, retention, aging, spend: spendControls, credit: creditProbe, metrics },
+    { reconciler, retention, aging, billing, spend: spendControls, credit: creditProbe, metrics },
     config.reconciler.intervalMs,
   );
 
@@ -221,6 +264,7 @@ export async function startGenerationWorkers(
       await kindWorkers.close(graceMs, () => {
         for (const controller of active.values()) controller.abort(new HandBack());
       });
+      await webhooks.close();
       breakers.shutdown();
       await downloader.close();
       await stopListening();

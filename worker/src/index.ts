@@ -4,4 +4,8 @@ export { WorkerMetrics } from './observability/worker-metrics';
 export { startMetricsServer, type MetricsServer } from './observability/metrics-server';
 export { markOutput, type MarkedOutput } from './marking';
 export { runFfmpeg } from './marking/ffmpeg';
+export { ContentCredentials } from './marking/content-credentials';
+export { generateDevelopmentCredentials } from './marking/signing-credentials';
 export { StabilityClient } from './providers/stability-client';
+export { startWebhookDelivery, type WebhookDelivery, type WebhookSettings } from './webhooks/webhook-delivery';
+export { WEBHOOK_QUEUE } from './webhooks/webhook-queue';

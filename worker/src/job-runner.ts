@@ -1,6 +1,8 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import {
-  artifactKeys,
+  filesOfImagesMade,
+  keysOfOutputs,
+  outputKeys,
   type GenerationJobOwner,
   type GenerationJobData,
   type GenerationLifecycle,
@@ -68,6 +70,20 @@ function isFinalAttempt(job: GenerationJob, error: GenerationError): boolean {
   return !error.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/** What the run's catch does with `error`: true when it ends the job as failed (JobAttempt.endsTheJob). */
+function failsTheJob(job: GenerationJob, error: unknown): boolean {
+  if (
+    error instanceof DelayedError ||
+    error instanceof QueueStepError ||
+    error instanceof HandBack ||
+    error instanceof ProviderBusyError
+  ) {
+    return false;
+  }
+  const failure = asGenerationError(error, job.data.kind);
+  return failure.code !== 'CANCELED' && isFinalAttempt(job, failure);
+}
+
 /** The delay BullMQ will apply before the next attempt (builtin strategies, no jitter). */
 function nextRetryDelayMs(job: GenerationJob): number {
   const backoff = job.opts.backoff;
@@ -109,9 +125,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
         // Canceled before the result was recorded: the result is nobody's, so it goes. A run that lost
         // to another run of the same job (a failover brought the job back) wrote under the same keys as
         // the result the record holds: those files stay.
-        const { key, markedKey } = outcome.completed;
-        const recorded = artifactKeys(told.current?.artifact ?? null);
-        const orphans = (markedKey ? [key, markedKey] : [key]).filter((file) => !recorded.includes(file));
+        const { key, markedKey, outputs } = outcome.completed;
+        const recorded = told.current === null ? [] : outputKeys(told.current);
+        const written = new Set([...(markedKey ? [key, markedKey] : [key]), ...keysOfOutputs(outputs)]);
+        const orphans = [...written].filter((file) => !recorded.includes(file));
         await deps.jobs.discarded(orphans).catch(() => undefined);
         await job
           .log(
@@ -126,6 +143,20 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await job.updateData({ ...job.data, outcome });
       throw error;
     }
+  }
+
+  /**
+   * The run ends without the set it was making (canceled, let go, failed): the images earlier runs stored
+   * for it go, but for files the record holds (a run of the same job that completed it).
+   */
+  async function discardImagesMade(job: GenerationJob, recorded: GenerationRecord | null): Promise<void> {
+    const held = recorded === null ? [] : outputKeys(recorded);
+    const orphans = filesOfImagesMade(job.data).filter((file) => !held.includes(file));
+    if (orphans.length === 0) return;
+    await deps.jobs.discarded(orphans).then(
+      () => job.log(`the set was not completed: ${orphans.length} file(s) of its images made deleted`),
+      () => undefined,
+    );
   }
 
   /** The provider cannot take the call now: the queue waits, and the job goes back without using an attempt. */
@@ -180,6 +211,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     });
     if (!started.ok) {
       await job.log(`not run: the generation is ${started.current?.status ?? 'gone'}`).catch(() => undefined);
+      await discardImagesMade(job, started.current);
       return;
     }
     const generation = started.generation;
@@ -219,6 +251,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       async saveStep(step) {
         await queueStep("save the job's step", () => job.updateData({ ...job.data, ...step }));
       },
+      endsTheJob: (error) => failsTheJob(job, error),
       async pollAgainIn(ms) {
         await queueStep('delay the job', () => job.moveToDelayed(Date.now() + ms, token));
         throw new DelayedError();
@@ -253,6 +286,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (failure.code === 'CANCELED') {
         // The cancel is in the record already (that is how it reached us); the job just stops.
         await job.log('canceled: stopped').catch(() => undefined);
+        await discardImagesMade(job, null);
         return;
       }
       if (failure === deadline) metrics.deadlineExceeded(kind);
@@ -271,7 +305,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await job
         .log(`attempt ${attemptNumber} failed: ${failure.code} ${operatorMessage}; no retry`)
         .catch(() => undefined);
-      await ended(job, await conclude(job, { failed: report }), failure.outcome);
+      const failed = await conclude(job, { failed: report });
+      await discardImagesMade(job, failed === null ? await lifecycle.find(id).catch(() => null) : failed);
+      await ended(job, failed, failure.outcome);
       throw new UnrecoverableError(operatorMessage);
     } finally {
       clearTimeout(deadlineTimer);

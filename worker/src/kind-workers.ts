@@ -11,6 +11,8 @@ import type { WorkerConfig } from './config';
  */
 const NO_STATIC_LIMIT = { max: 1_000_000_000, duration: 1000 };
 
+const IDLE_BLOCK_SECONDS = 1;
+
 /** One BullMQ Worker per kind this process serves, each on a blocking connection of its own. */
 export interface KindWorkers {
   workers: Worker<GenerationJobData>[];
@@ -42,6 +44,10 @@ export async function startKindWorkers(config: WorkerConfig, run: Processor<Gene
         lockDuration: config.lockMs,
         stalledInterval: config.lockMs,
         limiter: config.rateLimits[kind] ?? NO_STATIC_LIMIT,
+        // A pause after a provider's 429 does not wake a worker blocked waiting for a job: it sleeps out its
+        // block timeout (BullMQ's default, 5 s) before it sees the queue again. One second keeps the queue's
+        // restart close to the end of the pause for one cheap blocking read a second per idle kind.
+        drainDelay: IDLE_BLOCK_SECONDS,
       });
       byKind.set(kind, worker);
       worker.on('error', (error) => console.error(`[worker:${kind}]`, error.message));

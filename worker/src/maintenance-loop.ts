@@ -1,4 +1,4 @@
-import type { SpendControls } from '@mediagen/core';
+import type { BillingRecord, SpendControls } from '@mediagen/core';
 import type { CreditProbe } from './credit-probe';
 import type { WorkerMetrics } from './observability/worker-metrics';
 import type { PriorityAging } from './priority-aging';
@@ -7,7 +7,7 @@ import type { RetentionSweep } from './retention-sweep';
 
 /**
  * The worker's housekeeping, every `intervalMs`: a reconciliation pass (only the process holding the
- * lock does the work), a retention sweep, the aging of long-waiting jobs' priority, a balance check of
+ * lock does the work), a retention sweep, past-due accounts whose grace is over back to Free, the aging of long-waiting jobs' priority, a balance check of
  * providers marked out of credit, and the spend gauges.
  */
 export function startMaintenanceLoop(
@@ -15,6 +15,7 @@ export function startMaintenanceLoop(
     reconciler: Reconciler;
     retention: RetentionSweep;
     aging: PriorityAging;
+    billing: Pick<BillingRecord, 'lapseExpiredGrace'>;
     spend: SpendControls;
     credit: CreditProbe;
     metrics: WorkerMetrics;
@@ -42,6 +43,9 @@ export function startMaintenanceLoop(
         console.warn(`[worker] retention: ${report.expired} results expired, ${report.failed} files not deleted`);
       }
     }, warn('retention sweep'));
+    tasks.billing.lapseExpiredGrace().then((lapsed) => {
+      if (lapsed.length > 0) console.warn(`[worker] billing: ${lapsed.length} past-due accounts fell back to Free`);
+    }, warn('billing grace sweep'));
     // The gauges are read after the probe, so a cleared mark shows in the same pass.
     tasks.credit
       .probe()

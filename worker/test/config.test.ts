@@ -3,7 +3,14 @@ import { WorkerConfigError, jobDeadlineOf, loadWorkerConfig } from '../src/confi
 import { maxPollsFor } from '../src/processors/video-polling';
 
 const development = { MEDIAGEN_MODE: 'development' };
+/** What a worker shares with the servers outside development: webhook payloads' result links and secrets. */
+const sharedSecrets = {
+  ARTIFACT_URL_SECRET: 's'.repeat(48),
+  PUBLIC_URL: 'https://api.mediagen.example',
+  WEBHOOK_SECRET_KEY: 'w'.repeat(48),
+};
 const production = {
+  ...sharedSecrets,
   DATABASE_URL: 'postgres://mediagen@db.internal:5432/mediagen',
   REDIS_URL: 'redis://redis.internal:6379',
   DATA_DIR: '/srv/mediagen',
@@ -60,6 +67,23 @@ describe('worker configuration', () => {
   });
 });
 
+describe('webhook deliveries', () => {
+  it("outside development, need the servers' webhook key, link secret and public address", () => {
+    const { ARTIFACT_URL_SECRET: _a, PUBLIC_URL: _p, WEBHOOK_SECRET_KEY: _w, ...withoutThem } = production;
+    const problems = problemsOf(withoutThem);
+    for (const name of ['ARTIFACT_URL_SECRET', 'PUBLIC_URL', 'WEBHOOK_SECRET_KEY']) {
+      expect(problems).toContain(`Missing required environment variable: ${name}`);
+    }
+    expect(loadWorkerConfig(production).webhooks).toMatchObject({
+      allowLoopback: false,
+      timeoutMs: 10_000,
+      retryDelaysMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      artifactLinks: { publicUrl: 'https://api.mediagen.example' },
+    });
+    expect(loadWorkerConfig(development).webhooks.allowLoopback).toBe(true);
+  });
+});
+
 describe('the simulator is a development tool', () => {
   it('serves every provider without a key in development mode', () => {
     const config = loadWorkerConfig(development);
@@ -72,6 +96,7 @@ describe('the simulator is a development tool', () => {
       DATABASE_URL: production.DATABASE_URL,
       REDIS_URL: production.REDIS_URL,
       DATA_DIR: production.DATA_DIR,
+      ...sharedSecrets,
     });
     for (const name of ['STABILITY_API_KEY', 'MINIMAX_API_KEY', 'OPENAI_API_KEY']) {
       expect(problems).toContain(`Missing required environment variable: ${name}`);
@@ -81,6 +106,7 @@ describe('the simulator is a development tool', () => {
       DATABASE_URL: production.DATABASE_URL,
       REDIS_URL: production.REDIS_URL,
       DATA_DIR: production.DATA_DIR,
+      ...sharedSecrets,
       WORKER_KINDS: 'image',
       STABILITY_API_KEY: 'sk-stability-key',
     });

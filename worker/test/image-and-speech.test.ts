@@ -1,3 +1,6 @@
+import { PNG } from '@trustnxt/c2pa-ts/asset';
+import { SuperBox } from '@trustnxt/c2pa-ts/jumbf';
+import { ManifestStore } from '@trustnxt/c2pa-ts/manifest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WorkerHarness, imageRequest, speechRequest } from './support/harness';
 
@@ -22,6 +25,15 @@ describe('image generation', () => {
     expect(generation.artifact?.mimeType).toBe('image/png');
     expect((await harness.artifactBytes(generation)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect((await harness.balance(uid)).image).toBe(0);
+  });
+
+  it('stores the image signed with Content Credentials (the development pair, made at start)', async () => {
+    const { job } = await harness.submit('image', imageRequest());
+    const { generation } = await harness.settled('image', job);
+    // The CAI reader checks signatures in content-credentials.test.ts; here: the stored file carries one.
+    const jumbf = new PNG(await harness.artifactBytes(generation)).getManifestJUMBF();
+    const manifest = ManifestStore.read(SuperBox.fromBuffer(jumbf as Uint8Array<ArrayBuffer>)).getActiveManifest();
+    expect(manifest?.claim?.claimGeneratorName).toBe('MediaGen');
   });
 
   it('retries a provider 500 and completes', async () => {
@@ -57,7 +69,7 @@ describe('image requests as Stability takes them', () => {
     expect(pngSize(await harness.artifactBytes(generation))).toEqual([896, 1152]);
   });
 
-  it("fails with 'No image was generated' when Stability filters the content, without retrying; the token is spent", async () => {
+  it("fails with 'No image was generated' when Stability filters the content, without retrying; the token comes back", async () => {
     harness.simulator.injectFault({ route: 'image', fault: 'content-filtered' });
     const { job, uid } = await harness.submit('image', imageRequest(), { attempts: 3 });
     const { state, job: done, generation } = await harness.settled('image', job);
@@ -65,9 +77,11 @@ describe('image requests as Stability takes them', () => {
     expect(done.failedReason).toBe('No image was generated');
     expect(generation.error?.code).toBe('IMAGE_NOT_GENERATED');
     expect(done.attemptsMade).toBe(1);
-    // Stability did the work and refused to show it: a refund would buy free paid calls.
-    expect(generation.token).toBe('spent');
-    expect((await harness.balance(uid)).image).toBe(0);
+    // Issue 36: a filtered image returns its own token (Stability's cost stays in the spend reports, and the
+    // plan's daily spend cap bounds what filtered images can cost).
+    expect(generation.token).toBe('refunded');
+    expect(generation.tokensReturned).toBe(1);
+    expect((await harness.balance(uid)).image).toBe(1);
     const { logs } = await harness.queue('image').getJobLogs(job.id!);
     expect(logs.some((line) => /stability text_to_image: content_refused/.test(line))).toBe(true);
   });

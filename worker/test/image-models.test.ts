@@ -11,17 +11,6 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 beforeEach(() => harness.simulator.clearFaults());
 
-const costOf = async (id: string) =>
-  Number(
-    (
-      await harness.records.db
-        .selectFrom('generations')
-        .select('cost_usd')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-    ).cost_usd,
-  );
-
 // 4K images are 16-megapixel PNGs, encoded, marked and stored on a machine that may be shared.
 describe('image models', { timeout: 120_000 }, () => {
   it('sends a Core request to v2beta generate/core with its aspect ratio and negative prompt', async () => {
@@ -49,7 +38,7 @@ describe('image models', { timeout: 120_000 }, () => {
     const { width, height } = await sharp(await harness.artifactBytes(generation)).metadata();
     expect(width! / height!).toBeCloseTo(16 / 9, 1);
     // Core's list price: 3 credits.
-    await expect.poll(() => costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.03, 6);
+    await expect.poll(() => harness.costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.03, 6);
   });
 
   it('sends an SD 3.5 model to generate/sd3 by its model field', async () => {
@@ -86,19 +75,19 @@ describe('image models', { timeout: 120_000 }, () => {
     expect(generation.token).toBe('spent');
     expect((await harness.balance(uid)).image).toBe(0);
     // Ultra 8 credits and the upscale 2, each recorded as its call was accepted.
-    await expect.poll(() => costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.1, 6);
+    await expect.poll(() => harness.costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.1, 6);
     const { logs } = await harness.queue('image').getJobLogs(job.id!);
     expect(logs.some((line) => /stability image_upscale: ok/.test(line))).toBe(true);
   });
 
-  it('ends a filtered v2beta image as the v1 path does: no image, no retry, the token spent', async () => {
+  it('ends a filtered v2beta image as the v1 path does: no image, no retry, the token back', async () => {
     harness.simulator.injectFault({ route: 'image', fault: 'content-filtered' });
     const { job } = await harness.submit('image', { ...imageRequest(), model: 'stable-image-core' }, { attempts: 3 });
     const { state, job: done, generation } = await harness.settled('image', job, 60_000);
     expect(state).toBe('failed');
     expect(done.failedReason).toBe('No image was generated');
     expect(done.attemptsMade).toBe(1);
-    expect(generation.token).toBe('spent');
+    expect(generation.token).toBe('refunded');
   });
 
   it('keeps the token spent when the upscale fails after a paid generation, giving the refused upscale back', async () => {
@@ -140,6 +129,6 @@ describe('image models', { timeout: 120_000 }, () => {
     expect(state).toBe('completed');
     expect(harness.simulator.stableImageRequests().length).toBe(before);
     expect(harness.simulator.stats().requests.image).toBe(v1Before + 1);
-    await expect.poll(() => costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.012, 6);
+    await expect.poll(() => harness.costOf(job.id!), { timeout: 5000 }).toBeCloseTo(0.012, 6);
   });
 });

@@ -9,6 +9,8 @@ import sharp, { type Region } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../src/marking/ffmpeg';
 import { AI_CONTENT_STATEMENT, DIGITAL_SOURCE_TYPE, markOutput } from '../src/marking';
+import { productMarkPixels, productMarkTileSvg, TILE } from '../src/marking/product-mark';
+import { WORDMARK } from '../src/marking/wordmark';
 
 /**
  * The marks, read back with libraries as a checker would: pixels with sharp, XMP with exifr, tags with
@@ -49,6 +51,42 @@ function differingShare(a: Buffer, b: Buffer): number {
   return differing / a.length;
 }
 
+/** Alpha of one tile drawn with only some of its parts, one byte a pixel. */
+const tileAlpha = (parts: { icon: boolean; word: boolean }) =>
+  sharp(productMarkTileSvg(parts)).ensureAlpha().extractChannel(3).raw().toBuffer();
+
+/** Pixels of the first tile (at the picture's top left) whose alpha in the given layer passes `keep`. */
+function tilePixels(alpha: Buffer, keep: (alpha: number) => boolean): { x: number; y: number }[] {
+  const pixels: { x: number; y: number }[] = [];
+  for (let index = 0; index < alpha.length; index += 1) {
+    if (keep(alpha[index]!)) pixels.push({ x: index % TILE.width, y: Math.floor(index / TILE.width) });
+  }
+  return pixels;
+}
+
+/** Mean difference of the RGB channels of two pictures `width` pixels wide, over the given pixels. */
+function meanDifferenceAt(a: Buffer, b: Buffer, width: number, pixels: { x: number; y: number }[]): number {
+  let total = 0;
+  for (const { x, y } of pixels) {
+    for (let channel = 0; channel < 3; channel += 1) {
+      const offset = (y * width + x) * 3 + channel;
+      total += Math.abs(a[offset]! - b[offset]!);
+    }
+  }
+  return total / (pixels.length * 3);
+}
+
+/**
+ * The name shows where its letters are solid: they move the picture far more than the encoder moves
+ * the pixels no part of the mark touches. Fails if the mark loses its name.
+ */
+async function expectNameShown(source: Buffer, marked: Buffer, width: number) {
+  const letters = tilePixels(await tileAlpha({ icon: false, word: true }), (alpha) => alpha > 150);
+  const untouched = tilePixels(await tileAlpha({ icon: true, word: true }), (alpha) => alpha === 0);
+  expect(meanDifferenceAt(source, marked, width, letters)).toBeGreaterThan(40);
+  expect(meanDifferenceAt(source, marked, width, untouched)).toBeLessThan(8);
+}
+
 async function probe(file: string): Promise<{ format: { tags?: Record<string, string>; duration: string } }> {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-of', 'json', file]);
   return JSON.parse(stdout) as { format: { tags?: Record<string, string>; duration: string } };
@@ -71,6 +109,7 @@ describe('images', () => {
     // A mark, not a new picture: some of it changes, most of it does not.
     expect(changed).toBeGreaterThan(0.03);
     expect(changed).toBeLessThan(0.6);
+    await expectNameShown(before, after, 512);
     // Cropping any corner keeps some of the mark.
     const corner = { width: 160, height: 120 };
     for (const [left, top] of [
@@ -102,6 +141,25 @@ describe('images', () => {
       const xmp = (await exifr.parse(Buffer.from(file), { xmp: true })) as Record<string, unknown>;
       expect(xmp.DigitalSourceType).toBe(DIGITAL_SOURCE_TYPE);
       expect(xmp.CreatorTool).toBe('MediaGen');
+    }
+  });
+});
+
+describe('the product mark', () => {
+  it('names the product: the letters of MediaGen, drawn in every tile', async () => {
+    expect(WORDMARK.glyphs.map((glyph) => glyph.letter).join('')).toBe('MediaGen');
+    const word = await tileAlpha({ icon: false, word: true });
+    const letters = tilePixels(word, (alpha) => alpha > 150);
+    // Solid letters about 17 px tall across about 130 px, not a speck.
+    expect(letters.length).toBeGreaterThan(800);
+    // The layer put on pictures and videos carries every one of those pixels, in each tile it repeats.
+    const layer = await productMarkPixels(TILE.width * 2, TILE.height);
+    for (const tile of [0, 1]) {
+      const missing = letters.filter(({ x, y }) => {
+        const offset = (y * TILE.width * 2 + x + tile * TILE.width) * 4 + 3;
+        return layer.data[offset]! < word[y * TILE.width + x]! - 2;
+      });
+      expect(missing).toEqual([]);
     }
   });
 });
@@ -145,6 +203,7 @@ describe('videos', () => {
     ]);
     expect(kept).toEqual(source);
     expect(differingShare(source, withMark)).toBeGreaterThan(0.05);
+    await expectNameShown(source, withMark, 320);
   });
 });
 

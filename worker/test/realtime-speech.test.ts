@@ -132,17 +132,7 @@ describe('a reading that strays from the text', () => {
     expect(responsesReading(text)).toHaveLength(2);
     // The provider was paid for both readings: budgets count them even though the creator does not pay
     // (recorded as the run ends, just after its failure).
-    const cost = async () =>
-      Number(
-        (
-          await harness.records.db
-            .selectFrom('generations')
-            .select('cost_usd')
-            .where('id', '=', job.id!)
-            .executeTakeFirstOrThrow()
-        ).cost_usd,
-      );
-    await expect.poll(cost, { timeout: 5000 }).toBeGreaterThan(0);
+    await expect.poll(() => harness.costOf(job.id!), { timeout: 5000 }).toBeGreaterThan(0);
     const { logs } = await harness.queue('speech').getJobLogs(job.id!);
     expect(logs.filter((line) => /strayed from the text/.test(line))).toHaveLength(2);
   });

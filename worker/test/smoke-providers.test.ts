@@ -62,27 +62,44 @@ it('generates one image, one video and one speech with their timings when the ke
     OPENAI_API_KEY: 'sk-smoke-test',
     ...trusted,
     VIDEO_POLL_INTERVAL_MS: '50',
+    SMOKE_4K: '1',
     SMOKE_OUTPUT_DIR: outputDir,
   });
   expect(code, output).toBe(0);
   for (const step of [
     'text-to-image stable-diffusion-xl-1024-v1-0 1024x1024',
-    'start T2V-01',
-    'poll until done',
-    'retrieve file',
-    'download',
+    'v2beta generate/core 16:9',
+    'v2beta upscale/fast',
+    'start T2V-01 at',
+    'T2V-01: poll until done',
+    'T2V-01: retrieve file',
+    'T2V-01: download',
+    'start MiniMax-Hailuo-2.3 768P 6s at',
+    'MiniMax-Hailuo-2.3: poll until done',
+    'MiniMax-Hailuo-2.3: download',
     'speech gpt-realtime-2.1-mini nova \\(read by coral\\): sentence',
     'speech gpt-realtime-2.1-mini nova \\(read by coral\\): question',
   ]) {
     expect(output).toMatch(new RegExp(`\\| [a-z]+ \\| ${step}[^|]*\\| \\d+ \\|`));
   }
   expect((await readdir(outputDir)).sort()).toEqual([
+    'image-4k.png',
+    'image-core.png',
     'image.png',
     'speech-question.mp3',
     'speech-sentence.mp3',
+    'video-hailuo.mp4',
     'video.mp4',
   ]);
-  expect(simulator.stats().videoTasksCreated).toBe(1);
+  // Each plan's API as the workers send it: Pro's image on v2beta Core at its shape, its video on Hailuo.
+  expect(simulator.stableImageRequests().map((request) => [request.endpoint, request.aspect_ratio])).toEqual([
+    ['generate/core', '16:9'],
+    ['upscale/fast', undefined],
+  ]);
+  expect(simulator.videoTasks().map((task) => [task.model, task.resolution, task.duration])).toEqual([
+    ['T2V-01', undefined, undefined],
+    ['MiniMax-Hailuo-2.3', '768P', 6],
+  ]);
   // The question was read, not answered.
   const question = simulator
     .realtimeSessions()

@@ -63,11 +63,46 @@ describe('app routes', () => {
     expect(screen.queryByRole('link', { name: 'MediaGen home' })).toBeNull();
   });
 
-  it('offers Dashboard and Logout once signed in', () => {
+  it('offers Dashboard, Logout and the Library once signed in', () => {
     useAuthStore.getState().signedIn('ada@example.com');
     renderAt('/');
     expect(screen.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByRole('button', { name: 'Logout' })).toBeDefined();
+    for (const bar of ['Main', 'Mobile']) {
+      const nav = screen.getByRole('navigation', { name: bar });
+      expect(within(nav).getByRole('link', { name: 'Library' }).getAttribute('href')).toBe('/library');
+    }
+  });
+
+  it("opens 'Start Creating' on the sign-up form for a first visit", async () => {
+    localStorage.removeItem('signed-in-before');
+    const user = renderAt('/');
+    await user.click(screen.getByRole('button', { name: 'Start Creating' }));
+    expect(await screen.findByRole('dialog', { name: 'Create Account' })).toBeDefined();
+  });
+
+  it("opens 'Start Creating' on the sign-in form for a browser that signed in before", async () => {
+    localStorage.setItem('signed-in-before', '1');
+    const user = renderAt('/');
+    await user.click(screen.getByRole('button', { name: 'Start Creating' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
+    expect(within(dialog).getByRole('button', { name: 'Create account' })).toBeDefined();
+    localStorage.removeItem('signed-in-before');
+  });
+
+  it('offers to create an account on the Login page', async () => {
+    const user = renderAt('/login');
+    expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Forgot password?' })).toBeNull();
+  });
+
+  it('links the signed-out library to the sign-up form', async () => {
+    renderAt('/library');
+    const create = await screen.findByRole('link', { name: 'Create account' });
+    expect(create.getAttribute('href')).toBe('/login?mode=sign-up');
   });
 
   it('titles the theme toggle after what it does', async () => {
@@ -106,15 +141,24 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeDefined();
   });
 
-  it("shows 'Unexpected Application Error!' when a page fails, until the visitor goes elsewhere", async () => {
+  it('says in plain words that a page failed and offers a reload, until the visitor goes elsewhere', async () => {
+    const consoleError = vi.mocked(console.error);
     const user = renderAt('/boom', [{ path: '/boom', element: <Boom /> }]);
-    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeDefined();
-    expect(screen.getByText('Kaboom')).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Something went wrong.' })).toBeDefined();
+    expect(screen.getByText('Reload to get the latest version.')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeDefined();
+    expect(document.title).toContain('Unexpected Application Error!');
+    // The raw error is for developers: the console has it, the page does not.
+    expect(screen.queryByText('Kaboom')).toBeNull();
+    expect(consoleError).toHaveBeenCalledWith(
+      'A page failed to render',
+      expect.objectContaining({ message: 'Kaboom' }),
+    );
     expect(screen.getByRole('button', { name: 'Switch to Dark Mode' })).toBeDefined();
 
     await user.click(screen.getByRole('link', { name: 'Go home' }));
     expect(screen.getByRole('heading', { level: 1, name: 'Transform Your Ideas Into Reality' })).toBeDefined();
-    expect(screen.queryByRole('heading', { name: 'Unexpected Application Error!' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong.' })).toBeNull();
   });
 
   it('shows the dashboard to visitors with sign-in prompts', async () => {

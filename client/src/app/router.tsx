@@ -20,6 +20,10 @@ const lazyPages: Record<string, LazyPage> = {
   '/login': lazyPage(() => import('./routes/login'), 'LoginPage'),
   '/auth/action': lazyPage(() => import('./routes/auth-action'), 'AuthActionPage'),
   '/payment': lazyPage(() => import('./routes/payment'), 'PaymentPage'),
+  '/support': lazyPage(() => import('./routes/support'), 'SupportPage'),
+  '/contact-sales': lazyPage(() => import('./routes/contact-sales'), 'ContactSalesPage'),
+  '/api-keys': lazyPage(() => import('./routes/api-keys'), 'ApiKeysPage'),
+  '/webhooks': lazyPage(() => import('./routes/webhooks'), 'WebhooksPage'),
   '*': lazyPage(() => import('./routes/not-found'), 'NotFoundPage'),
 };
 

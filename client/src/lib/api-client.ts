@@ -18,6 +18,8 @@ interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'DELETE';
   body?: unknown;
   headers?: Record<string, string>;
+  /** `none`: sent without a token, for the routes a visitor may call (the support form). */
+  auth?: 'required' | 'none';
 }
 
 function apiUrl(path: string): string {
@@ -26,9 +28,12 @@ function apiUrl(path: string): string {
 
 /** Calls the API as the signed-in user; every failure becomes an ApiRequestError with a message to show. */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
-  const token = await getIdToken();
-  if (token === null) throw new ApiRequestError(401, 'UNAUTHENTICATED', ERROR_MESSAGES.UNAUTHENTICATED);
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...options.headers };
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.auth !== 'none') {
+    const token = await getIdToken();
+    if (token === null) throw new ApiRequestError(401, 'UNAUTHENTICATED', ERROR_MESSAGES.UNAUTHENTICATED);
+    headers.Authorization = `Bearer ${token}`;
+  }
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;

@@ -1,3 +1,5 @@
+import { clearToastDeadline, setToastDeadline } from './toast-deadline';
+
 type Sonner = typeof import('sonner');
 type ToastCall = (sonner: Sonner) => void;
 
@@ -31,13 +33,23 @@ export const notify = {
   success: (text: string, options?: ToastOptions) => show('success', text, options),
   error: (text: string, options?: ToastOptions) => show('error', text, options),
   loading: (text: string, options?: ToastOptions) => show('loading', text, options),
-  dismiss: (id: ToastId): void => enqueue(({ toast }) => toast.dismiss(id)),
+  dismiss,
 };
+
+function dismiss(id: ToastId): void {
+  clearToastDeadline(id);
+  enqueue(({ toast }) => toast.dismiss(id));
+}
 
 function show(variant: Variant, text: string, options: ToastOptions = {}): ToastId {
   sequence += 1;
   const id = options.id ?? `toast-${sequence}`;
-  enqueue(({ toast }) => toast[variant](text, { ...options, id }));
+  enqueue(({ toast }) => {
+    toast[variant](text, { ...options, id });
+    // Timed from when it shows: a toast queued while Sonner loads has its whole time on screen.
+    if (variant === 'loading') clearToastDeadline(id);
+    else setToastDeadline(id, dismiss, options.duration);
+  });
   return id;
 }
 

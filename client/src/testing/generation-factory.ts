@@ -13,6 +13,8 @@ export function buildGeneration(overrides: Partial<Generation> = {}): Generation
     progress: 0,
     token: 'held',
     paidWorkStarted: false,
+    tokenCount: 1,
+    tokensReturned: 0,
     createdAt: '2024-05-01T10:00:00.000Z',
     updatedAt: '2024-05-01T10:00:00.000Z',
     prompt: 'a lighthouse at dusk',

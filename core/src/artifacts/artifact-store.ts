@@ -28,7 +28,7 @@ export interface OpenedArtifact extends ArtifactInfo {
 
 /**
  * Where results live. Keys are `<generation id>.<extension>` (`<generation id>-marked.<extension>` for the
- * copy with the product mark); a key of any other shape is never looked up,
+ * copy with the product mark; `<generation id>-<n>` for image n of a set, 2 to 10); a key of any other shape is never looked up,
  * so a request cannot reach beyond the store's own artifacts.
  */
 export interface ArtifactStore {
@@ -56,7 +56,20 @@ const EXTENSION_BY_MIME: Record<string, string> = {
 /** The first MIME type listed for an extension is the one it is served as (audio/wav, not audio/x-wav). */
 const MIME_BY_EXTENSION: Record<string, string> = {};
 for (const [mime, extension] of Object.entries(EXTENSION_BY_MIME)) MIME_BY_EXTENSION[extension] ??= mime;
-const KEY_PATTERN = /^[a-z]+_[a-f0-9]{32}(-marked)?\.[a-z0-9]+$/;
+const KEY_PATTERN = /^([a-z]+_[a-f0-9]{32})(-(?:[2-9]|10))?(-marked)?\.[a-z0-9]+$/;
+
+/**
+ * What `save` takes for image `index` (from 0) of an image set: the first is stored as a single image is,
+ * the next as `<generation id>-2` to `-10`, each with its own marked copy.
+ */
+export function setImageOf(generationId: string, index: number): string {
+  return index === 0 ? generationId : `${generationId}-${index + 1}`;
+}
+
+/** The generation a stored file belongs to; null for a key of another shape. */
+export function generationIdOfKey(key: string): string | null {
+  return KEY_PATTERN.exec(key)?.[1] ?? null;
+}
 
 /** What `save` takes instead of a generation id for the copy of its output that carries the product mark. */
 export function markedCopyOf(generationId: string): string {

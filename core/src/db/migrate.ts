@@ -9,6 +9,11 @@ import * as queueLine from './migrations/0006-queue-line';
 import * as closedAccounts from './migrations/0007-closed-accounts';
 import * as providerError from './migrations/0008-provider-error';
 import * as noGenerationOutbox from './migrations/0009-no-generation-outbox';
+import * as imageSets from './migrations/0010-image-sets';
+import * as supportRequests from './migrations/0011-support-requests';
+import * as billing from './migrations/0012-billing';
+import * as apiKeys from './migrations/0013-api-keys';
+import * as webhooks from './migrations/0014-webhooks';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -24,6 +29,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-closed-accounts': closedAccounts,
   '0008-provider-error': providerError,
   '0009-no-generation-outbox': noGenerationOutbox,
+  '0010-image-sets': imageSets,
+  '0011-support-requests': supportRequests,
+  '0012-billing': billing,
+  '0013-api-keys': apiKeys,
+  '0014-webhooks': webhooks,
 };
 
 export class MigrationError extends Error {

@@ -1,5 +1,17 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { GenerationKind, GenerationStatus, PlanId, TokenState } from '@mediagen/shared';
+import type {
+  ApiKeyScope,
+  BillingPeriod,
+  GenerationKind,
+  PaidPlanId,
+  PlanSource,
+  SalesVolume,
+  GenerationStatus,
+  PlanId,
+  SupportStatus,
+  SupportTopic,
+  TokenState,
+} from '@mediagen/shared';
 
 /**
  * The tables as Kysely sees them (kept in step with the migrations). PostgreSQL is the system of record
@@ -15,6 +27,18 @@ export interface Database {
   provider_spend_daily: ProviderSpendDailyTable;
   user_spend_daily: UserSpendDailyTable;
   spend_budgets: SpendBudgetsTable;
+  support_requests: SupportRequestsTable;
+  billing_customers: BillingCustomersTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_events: BillingEventsTable;
+  billing_trials: BillingTrialsTable;
+  billing_cancellations: BillingCancellationsTable;
+  billing_closed_customers: BillingClosedCustomersTable;
+  sales_requests: SalesRequestsTable;
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -32,6 +56,9 @@ export interface AccountsTable {
   created_at: Timestamp;
   /** The keyed hash of the owner's email (email-hash.ts) at their latest charge: the key of the trace closing leaves. */
   email_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who set the plan last (a billing event, an operator, or nobody yet), and why: the event id or the reason. */
+  plan_source: ColumnType<PlanSource, PlanSource | undefined, PlanSource>;
+  plan_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GenerationsTable {
@@ -58,6 +85,12 @@ export interface GenerationsTable {
   marked_artifact_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** Estimated USD of the paid calls the providers accepted for it (numeric: read as a string). */
   cost_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  /** Tokens charged together at submit: one per image of an image set, else 1. */
+  token_count: ColumnType<number, number | undefined, number>;
+  /** How many of them the ending gave back (an image not made's, filtered or failed, or all of them); 0 while held. */
+  tokens_returned: ColumnType<number, number | undefined, number>;
+  /** Every output in order (RecordedOutput[]); null for a generation of one file, which `artifact_key` holds. */
+  outputs: ColumnType<unknown[] | null, string | null | undefined, string | null>;
   /** When retention deleted the artifact of this completed generation (the record stays). */
   artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** What the creator reads of a failure. */
@@ -146,4 +179,148 @@ export interface SpendBudgetsTable {
   scope: string;
   daily_usd: Usd;
   updated_at: Timestamp;
+}
+
+/** What the support form received, and how an operator answered it (core/src/support/). */
+export interface SupportRequestsTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  /** The sender's account when signed in; null for a visitor. */
+  uid: string | null;
+  email: string;
+  topic: SupportTopic;
+  /** Plain text, as sent; never rendered as HTML. */
+  message: string;
+  status: ColumnType<SupportStatus, SupportStatus | undefined, SupportStatus>;
+  answered_at: Timestamp | null;
+  /** The admin's uid, or the operator the queue CLI names. */
+  answered_by: string | null;
+  /** What was emailed back; null when marked answered without a reply. */
+  reply: string | null;
+}
+
+/** Each account's one Stripe customer (core/src/billing/), made once at its first checkout. */
+export interface BillingCustomersTable {
+  uid: string;
+  customer_id: string;
+  /** The owner's email hash at checkout: the trial mark is kept under it. */
+  email_hash: string | null;
+  created_at: Timestamp;
+}
+
+/** A subscription as last read from Stripe (never from an event's payload). */
+export interface BillingSubscriptionsTable {
+  subscription_id: string;
+  uid: string;
+  customer_id: string;
+  price_id: string;
+  plan: PaidPlanId;
+  period: BillingPeriod;
+  /** Stripe's status, as Stripe spells it. */
+  status: string;
+  current_period_start: Timestamp;
+  current_period_end: Timestamp;
+  cancel_at_period_end: boolean;
+  /** The plan it becomes at `current_period_end` (canceled: free); null when it renews as it is. */
+  pending_plan: PlanId | null;
+  /** When it was first seen past due: the grace period counts from here. */
+  past_due_since: Timestamp | null;
+  /** The billing period whose fresh allowance was given: a renewal counts once per period. */
+  renewed_period_start: Timestamp;
+  recorded_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Webhook events already applied, each recorded in the transaction of its effect. */
+export interface BillingEventsTable {
+  event_id: string;
+  type: string;
+  uid: string | null;
+  processed_at: Timestamp;
+}
+
+/** A trial given, under the person's email hash: kept when the account closes, like its trace. */
+export interface BillingTrialsTable {
+  email_hash: string;
+  subscription_id: string;
+  started_at: Timestamp;
+}
+
+/** A closed account's live subscriptions, canceled at Stripe after the closure's commit (until done). */
+export interface BillingCancellationsTable {
+  subscription_id: string;
+  customer_id: string;
+  requested_at: Timestamp;
+  canceled_at: Timestamp | null;
+}
+
+/** The Stripe customers of closed accounts: a late event of theirs cancels, never changes a plan. */
+export interface BillingClosedCustomersTable {
+  customer_id: string;
+  closed_at: Timestamp;
+}
+
+/** Enterprise's Contact Sales requests (core/src/billing/sales-requests.ts). */
+export interface SalesRequestsTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  uid: string | null;
+  email: string;
+  company: string;
+  volume: SalesVolume;
+  /** Plain text, as sent; never rendered as HTML. */
+  message: string;
+}
+
+/** Personal API keys (core/src/api-keys/): the keyed hash of each, never the key itself. */
+export interface ApiKeysTable {
+  id: string;
+  uid: string;
+  name: string;
+  /** HMAC-SHA-256 of the whole key under API_KEY_HMAC_SECRET, hex. */
+  secret_hash: string;
+  last_four: string;
+  scopes: ApiKeyScope[];
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  /** Written at most once a minute per key, so using a key is not a write per request. */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A user's webhook endpoint (core/src/webhooks/): the secret sealed with WEBHOOK_SECRET_KEY. */
+export interface WebhookEndpointsTable {
+  id: string;
+  uid: string;
+  url: string;
+  description: string;
+  events: string[];
+  secret_sealed: string;
+  created_at: Timestamp;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
+  exhausted_in_row: ColumnType<number, number | undefined, number>;
+  failing_since: Timestamp | null;
+}
+
+/** One event for one endpoint: the outbox row and its delivery's state. */
+export interface WebhookEventsTable {
+  id: string;
+  endpoint_id: string;
+  type: string;
+  generation: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: Timestamp;
+  enqueued_at: Timestamp | null;
+  state: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'pending' | 'delivered' | 'failed'>;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  event_id: string;
+  attempted_at: Timestamp;
+  ok: boolean;
+  response_code: number | null;
+  error: string | null;
+  duration_ms: number;
 }

@@ -8,8 +8,11 @@ import {
   type TokenBalance,
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
+import { closeBillingIn } from '../billing/billing-closure';
 import { withAccountLock } from './account-lock';
-import { tokenAtEnd } from './token-settlement';
+import type { CompletedOutput } from '../queue/generation-jobs';
+import { keysOfOutputs } from './generation-record';
+import { tokensReturnedAtEnd } from './token-settlement';
 
 /**
  * Every server LISTENs here too: a closed account's sockets are ended and its ID tokens refused at once,
@@ -29,7 +32,7 @@ export interface ClosedAccount {
  * ledger lines, the account), but for an anonymous trace: a keyed hash of the email with the current
  * period and what was spent in it, so that signing up again with the same email within the period does
  * not bring the free tokens back (GenerationLifecycle picks the trace up). A generation still in flight is
- * counted as it would end now (tokenAtEnd): spent if paid provider work began, else given back.
+ * counted as it would end now (tokensReturnedAtEnd): spent if paid provider work began, else given back.
  *
  * Closing wins whatever races it. The transaction holds the uid's account lock (account-lock.ts), under
  * which alone an account row is made, and writes the uid's tombstone (`closed_accounts`), which that
@@ -69,8 +72,8 @@ export class AccountClosure {
         .executeTakeFirst();
       const generations = await trx
         .selectFrom('generations')
-        .select(['id', 'kind', 'status', 'artifact_key', 'marked_artifact_key'])
-        .select(tokenAtEnd('generations', 'unfinished').as('token_if_ended_now'))
+        .select(['id', 'kind', 'status', 'artifact_key', 'marked_artifact_key', 'outputs'])
+        .select(tokensReturnedAtEnd('generations', 'unfinished').as('tokens_back_if_ended_now'))
         .where('uid', '=', uid)
         .forUpdate()
         .execute();
@@ -84,12 +87,12 @@ export class AccountClosure {
       if (account !== undefined && rules !== undefined && periodCurrent) {
         // A generation still in flight counts as if it ended now, by the rule every ending settles with.
         const givenBack = (kind: GenerationKind) =>
-          generations.filter(
-            (generation) =>
-              generation.kind === kind &&
-              (generation.status === 'queued' || generation.status === 'active') &&
-              generation.token_if_ended_now === 'refunded',
-          ).length;
+          generations
+            .filter(
+              (generation) =>
+                generation.kind === kind && (generation.status === 'queued' || generation.status === 'active'),
+            )
+            .reduce((sum, generation) => sum + Number(generation.tokens_back_if_ended_now), 0);
         const spent = Object.fromEntries(
           GENERATION_KINDS.map((kind) => [
             kind,
@@ -127,6 +130,12 @@ export class AccountClosure {
       await trx.deleteFrom('token_ledger').where('uid', '=', uid).execute();
       // Kept in the day totals by provider (no user there); the per-user days go with the account.
       await trx.deleteFrom('user_spend_daily').where('uid', '=', uid).execute();
+      // What the account sent the support form holds its email and its words: it goes with the account.
+      await trx.deleteFrom('support_requests').where('uid', '=', uid).execute();
+      // Its API keys: revoked or not, nothing of the account may act again.
+      await trx.deleteFrom('api_keys').where('uid', '=', uid).execute();
+      // Its live subscriptions are canceled at Stripe once this commits (AccountService); the trial mark stays.
+      await closeBillingIn(trx, uid, now);
       await trx.deleteFrom('accounts').where('uid', '=', uid).execute();
       await sql`select pg_notify(${ACCOUNT_EVENTS_CHANNEL}, ${JSON.stringify({ uid, closed: true })})`.execute(trx);
       return {
@@ -134,7 +143,12 @@ export class AccountClosure {
           id: generation.id,
           kind: generation.kind,
           status: generation.status,
-          artifactKeys: [generation.artifact_key, generation.marked_artifact_key].filter((key) => key !== null),
+          artifactKeys: [
+            ...new Set([
+              ...[generation.artifact_key, generation.marked_artifact_key].filter((key) => key !== null),
+              ...keysOfOutputs(generation.outputs as CompletedOutput[] | null),
+            ]),
+          ],
         })),
         trace,
       };

@@ -1,5 +1,14 @@
-import { sql } from 'kysely';
-import { GENERATION_KINDS, periodMs, type GenerationKind, type PlanId, type TokenBalance } from '@mediagen/shared';
+import { sql, type Transaction } from 'kysely';
+import {
+  GENERATION_KINDS,
+  periodMs,
+  type GenerationKind,
+  type PlanId,
+  type PlanSource,
+  type TokenBalance,
+} from '@mediagen/shared';
+import type { Database } from '../db/schema';
+import { announceAccount } from './account-updates';
 import { withAccountLock } from './account-lock';
 import type { LifecycleContext } from './lifecycle-context';
 import { INSERT_LEDGER_LINES, NEXT_IN_LINE } from './lifecycle-sql';
@@ -13,6 +22,18 @@ export interface AccountBalance {
   /** When the balances refill to the allowance (the period's end). */
   resetsAt: Date;
   inFlight: number;
+}
+
+/** Who changes a plan and why: an operator's reason, or a billing event's id. */
+export interface PlanChangeCause {
+  source: Exclude<PlanSource, 'default'>;
+  reason: string;
+}
+
+export interface PlanChangeResult {
+  changed: boolean;
+  from: PlanId;
+  balance: AccountBalance;
 }
 
 /** setPlan on an account that was closed: a closed account is never made again. */
@@ -38,32 +59,35 @@ export class Accounts {
    * one, the tombstone is seen and nothing is made (`closed`), and the trace stays for the next account.
    */
   async open(uid: string, emailHash: string | null): Promise<'open' | 'closed'> {
+    return withAccountLock(this.context.db, uid, (trx) => this.openIn(trx, uid, emailHash));
+  }
+
+  /** `open`, in a transaction that holds the uid's account lock (withAccountLock). */
+  async openIn(trx: Transaction<Database>, uid: string, emailHash: string | null): Promise<'open' | 'closed'> {
     const now = this.context.now();
     const ts = sql`${now}::timestamptz`;
     const rules = this.context.plans[FIRST_PLAN];
     const left = (kind: GenerationKind) =>
       sql`greatest(${rules.allowance[kind]} - coalesce(t.${sql.ref(`${kind}_spent`)}, 0), 0)`;
-    return withAccountLock(this.context.db, uid, async (trx) => {
-      const { rows } = await sql<{ closed: boolean; open: boolean }>`
-        select exists (select 1 from closed_accounts where uid = ${uid}) as closed,
-          exists (select 1 from accounts where uid = ${uid}) as open`.execute(trx);
-      const { closed, open } = rows[0]!;
-      if (closed) return 'closed';
-      // Every account row is made under this lock: one seen absent here stays absent until this commits.
-      if (open) return 'open';
-      await sql`
-        with trace as (
-          delete from account_traces
-          where email_hash = ${emailHash} and period_started_at > ${ts} - ${periodMs(rules)} * interval '1 millisecond'
-          returning *
-        )
-        insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at,
-          email_hash)
-        select ${uid}, coalesce(t.period_started_at, ${ts}), ${left('image')}, ${left('video')}, ${left('speech')}, 0, ${ts},
-          ${emailHash}
-        from (select 1) as one left join trace t on true`.execute(trx);
-      return 'open';
-    });
+    const { rows } = await sql<{ closed: boolean; open: boolean }>`
+      select exists (select 1 from closed_accounts where uid = ${uid}) as closed,
+        exists (select 1 from accounts where uid = ${uid}) as open`.execute(trx);
+    const { closed, open } = rows[0]!;
+    if (closed) return 'closed';
+    // Every account row is made under this lock: one seen absent here stays absent until this commits.
+    if (open) return 'open';
+    await sql`
+      with trace as (
+        delete from account_traces
+        where email_hash = ${emailHash} and period_started_at > ${ts} - ${periodMs(rules)} * interval '1 millisecond'
+        returning *
+      )
+      insert into accounts (uid, period_started_at, image_tokens, video_tokens, speech_tokens, in_flight, created_at,
+        email_hash)
+      select ${uid}, coalesce(t.period_started_at, ${ts}), ${left('image')}, ${left('video')}, ${left('speech')}, 0, ${ts},
+        ${emailHash}
+      from (select 1) as one left join trace t on true`.execute(trx);
+    return 'open';
   }
 
   /** The user's plan (Free for a user with no account yet). */
@@ -76,14 +100,25 @@ export class Accounts {
    * Moves a user to another plan, at once. What the current period has spent stays spent: each balance
    * becomes the new allowance less that (never below 0), or the whole new allowance when the old period
    * was already over; the period itself goes on. One ledger line per kind whose balance moved. Generations
-   * still waiting join the new plan's priority level, last of it (as BullMQ moves their jobs).
+   * still waiting join the new plan's priority level, last of it (as BullMQ moves their jobs). The account
+   * records who set it (`source`) and why; a change is announced on ACCOUNT_UPDATES_CHANNEL.
    */
-  async setPlan(
+  async setPlan(uid: string, plan: PlanId, change: PlanChangeCause): Promise<PlanChangeResult> {
+    const result = await withAccountLock(this.context.db, uid, (trx) => this.setPlanIn(trx, uid, plan, change));
+    return { ...result, balance: await this.balance(uid) };
+  }
+
+  /**
+   * `setPlan` in a transaction holding the uid's account lock, so a billing event's effect (its id, the
+   * subscription, the plan, the ledger lines) commits as one.
+   */
+  async setPlanIn(
+    trx: Transaction<Database>,
     uid: string,
     plan: PlanId,
-    reason: string,
-  ): Promise<{ changed: boolean; from: PlanId; balance: AccountBalance }> {
-    if ((await this.open(uid, null)) === 'closed') throw new AccountClosedError(uid);
+    change: PlanChangeCause,
+  ): Promise<{ changed: boolean; from: PlanId }> {
+    if ((await this.openIn(trx, uid, null)) === 'closed') throw new AccountClosedError(uid);
     const ts = sql`${this.context.now()}::timestamptz`;
     const rules = this.context.plans[plan];
     const moved = (kind: GenerationKind) =>
@@ -96,7 +131,7 @@ export class Accounts {
         from accounts a join ${planRulesTable(this.context.plans)} on p.plan = a.plan
         where a.uid = ${uid} for update of a
       ), changed as (
-        update accounts a set plan = ${plan},
+        update accounts a set plan = ${plan}, plan_source = ${change.source}, plan_reason = ${change.reason},
           period_started_at = case when o.due then ${ts} else o.period_started_at end,
           ${sql.join(GENERATION_KINDS.map((kind) => sql`${tokensColumn(kind)} = ${moved(kind)}`))}
         from old o where a.uid = o.uid and o.plan <> ${plan}
@@ -104,7 +139,7 @@ export class Accounts {
           o.speech_tokens as old_speech, a.image_tokens, a.video_tokens, a.speech_tokens
       ), ledger as (
         ${INSERT_LEDGER_LINES}
-        select ${uid}, moves.kind, null, 'plan_change', moves.amount, ${reason}, ${ts}
+        select ${uid}, moves.kind, null, 'plan_change', moves.amount, ${change.reason}, ${ts}
         from changed c cross join lateral (values
           ('image', c.image_tokens - c.old_image),
           ('video', c.video_tokens - c.old_video),
@@ -114,9 +149,43 @@ export class Accounts {
         update generations g set queue_priority = ${rules.queuePriority}, queue_order = ${NEXT_IN_LINE}
         from changed c where g.uid = ${uid} and g.status = 'queued'
       )
-      select from_plan from changed`.execute(this.context.db);
-    const from = rows[0]?.from_plan ?? plan;
-    return { changed: rows.length > 0, from, balance: await this.balance(uid) };
+      select from_plan, ${announceAccount(uid)} from changed`.execute(trx);
+    if (rows.length === 0) {
+      // The same plan, set again: who set it and why are still the latest word.
+      await sql`update accounts set plan_source = ${change.source}, plan_reason = ${change.reason}
+        where uid = ${uid}`.execute(trx);
+    }
+    return { changed: rows.length > 0, from: rows[0]?.from_plan ?? plan };
+  }
+
+  /**
+   * A paid renewal: a new period begins now with the plan's whole allowance (one `period_reset` ledger
+   * line per kind that moved, naming `reason`), announced on ACCOUNT_UPDATES_CHANNEL. In a transaction
+   * holding the uid's account lock.
+   */
+  async renewIn(trx: Transaction<Database>, uid: string, reason: string): Promise<void> {
+    const ts = sql`${this.context.now()}::timestamptz`;
+    await sql`
+      with old as (
+        select a.*, p.image_allowance, p.video_allowance, p.speech_allowance
+        from accounts a join ${planRulesTable(this.context.plans)} on p.plan = a.plan
+        where a.uid = ${uid} for update of a
+      ), renewed as (
+        update accounts a set period_started_at = ${ts},
+          ${sql.join(GENERATION_KINDS.map((kind) => sql`${tokensColumn(kind)} = o.${allowanceColumn(kind)}`))}
+        from old o where a.uid = o.uid
+        returning o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
+          a.image_tokens, a.video_tokens, a.speech_tokens
+      ), ledger as (
+        ${INSERT_LEDGER_LINES}
+        select ${uid}, moves.kind, null, 'period_reset', moves.amount, ${reason}, ${ts}
+        from renewed r cross join lateral (values
+          ('image', r.image_tokens - r.old_image),
+          ('video', r.video_tokens - r.old_video),
+          ('speech', r.speech_tokens - r.old_speech)) as moves(kind, amount)
+        where moves.amount <> 0
+      )
+      select ${announceAccount(uid)} from renewed`.execute(trx);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
+import type { LegacyFilteredOutput, MissingOutput } from '../queue/generation-jobs';
 
 /**
  * Every transition of a generation is announced on this PostgreSQL channel by the statement that makes
@@ -25,10 +26,21 @@ export interface GenerationEvent {
   updatedAt: string;
   error: ApiError | null;
   artifact: { key: string; mimeType: string } | null;
+  /** Tokens charged together at submit, and how many the ending gave back. */
+  tokenCount: number;
+  tokensReturned: number;
+  /** An image set's every output (RecordedOutput, files by key); null for one output, which `artifact` is. */
+  outputs: EventOutput[] | null;
   artifactExpiredAt: string | null;
   /** The owner deleted it: this is its last announcement. */
   removed: boolean;
 }
+
+/**
+ * An output as announced: a file by its key (signed by the relay), or an image not made (MissingOutput; a set
+ * recorded before images could fail marks a filtered one with `filtered: true` alone).
+ */
+export type EventOutput = { key: string; mimeType: string; seed?: number } | MissingOutput | LegacyFilteredOutput;
 
 /** Error messages are cut to keep every payload far below the 8000-byte limit. */
 const MAX_EVENT_MESSAGE_LENGTH = 1000;
@@ -45,6 +57,8 @@ export function eventPayload(alias: string, removed = false): RawBuilder<string>
         'message', left(${column('error_message')}, ${sql.lit(MAX_EVENT_MESSAGE_LENGTH)})) end,
     'artifact', case when ${column('artifact_key')} is null then null
       else json_build_object('key', ${column('artifact_key')}, 'mimeType', ${column('artifact_mime')}) end,
+    'tokenCount', ${column('token_count')}, 'tokensReturned', ${column('tokens_returned')},
+    'outputs', case when ${column('artifact_key')} is null then null else ${column('outputs')} end,
     'artifactExpiredAt', ${column('artifact_expired_at')}, 'removed', ${sql.lit(removed)}
   )::text`;
 }

@@ -9,7 +9,7 @@ import {
 } from '@mediagen/shared';
 import type { Database } from '../db/schema';
 import type { CompletedArtifact } from '../queue/generation-jobs';
-import { Accounts, type AccountBalance } from './accounts';
+import { Accounts, type AccountBalance, type PlanChangeCause, type PlanChangeResult } from './accounts';
 import { expireArtifacts } from './artifact-retention';
 import type { GenerationRecord } from './generation-record';
 import { GenerationSubmissions, type SubmitInput, type SubmitOutcome } from './generation-submissions';
@@ -142,12 +142,14 @@ export class GenerationLifecycle {
     return this.accounts.planOf(uid);
   }
 
+  /** An operator's change unless `source` says otherwise (billing changes plans through core's Billing). */
   setPlan(
     uid: string,
     plan: PlanId,
     reason: string,
-  ): Promise<{ changed: boolean; from: PlanId; balance: AccountBalance }> {
-    return this.accounts.setPlan(uid, plan, reason);
+    source: PlanChangeCause['source'] = 'operator',
+  ): Promise<PlanChangeResult> {
+    return this.accounts.setPlan(uid, plan, { source, reason });
   }
 
   /** The user's generations still waiting, in line (queue-line.ts, as is moveInLine). */

@@ -1,6 +1,7 @@
 import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
 import type { StoredArtifact } from '../artifacts/artifact-store';
 import type { GenerationRow } from '../db/schema';
+import { isMissingOutput, missingOutput, missingReasonOf, type CompletedOutput } from '../queue/generation-jobs';
 
 export interface RecordedArtifact extends StoredArtifact {
   markedKey: string | null;
@@ -10,6 +11,24 @@ export interface RecordedArtifact extends StoredArtifact {
 export function artifactKeys(artifact: RecordedArtifact | null): string[] {
   if (artifact === null) return [];
   return artifact.markedKey === null ? [artifact.key] : [artifact.key, artifact.markedKey];
+}
+
+/** Every stored file of a generation's outputs (an image set's every image, each with its marked copy). */
+export function outputKeys(generation: Pick<GenerationRecord, 'artifact' | 'outputs'>): string[] {
+  const keys = new Set(artifactKeys(generation.artifact));
+  for (const output of generation.outputs) {
+    if (isMissingOutput(output)) continue;
+    keys.add(output.key);
+    if (output.markedKey !== null) keys.add(output.markedKey);
+  }
+  return [...keys];
+}
+
+/** The files an `outputs` column (or a job's completed outcome) names, originals and marked copies. */
+export function keysOfOutputs(outputs: readonly CompletedOutput[] | null | undefined): string[] {
+  return (outputs ?? []).flatMap((output) =>
+    isMissingOutput(output) ? [] : output.markedKey === null ? [output.key] : [output.key, output.markedKey],
+  );
 }
 
 /** A generation as the record holds it. */
@@ -22,10 +41,18 @@ export interface GenerationRecord {
   request: Record<string, unknown>;
   prompt: string;
   token: TokenState;
+  /** Tokens charged together at submit (one per image of a set) and how many the ending gave back. */
+  tokenCount: number;
+  tokensReturned: number;
   paidCalls: number;
   providerTaskId: string | null;
   /** `markedKey`: the copy with the product mark, for owners whose plan has the watermark. */
   artifact: RecordedArtifact | null;
+  /**
+   * Every output in order: the one artifact of a video or speech, an image set's images (those not made,
+   * filtered or failed, without a file). Empty before completion and once retention deleted the files.
+   */
+  outputs: CompletedOutput[];
   /** When retention deleted the artifact of this completed generation. */
   artifactExpiredAt: Date | null;
   /** What the creator reads of a failure. */
@@ -56,6 +83,8 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
     request: typeof r.request === 'string' ? (JSON.parse(r.request) as Record<string, unknown>) : r.request,
     prompt: r.prompt,
     token: r.token,
+    tokenCount: r.token_count,
+    tokensReturned: r.tokens_returned,
     paidCalls: r.paid_calls,
     providerTaskId: r.provider_task_id,
     artifact:
@@ -67,6 +96,7 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
             bytes: Number(r.artifact_bytes ?? 0),
             markedKey: r.marked_artifact_key ?? null,
           },
+    outputs: outputsOf(r),
     artifactExpiredAt: date(r.artifact_expired_at ?? null),
     error: r.error_code === null ? null : ({ code: r.error_code, message: r.error_message ?? '' } as ApiError),
     providerError: r.provider_error ?? null,
@@ -76,4 +106,23 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
     providerStartedAt: date(r.provider_started_at),
     finishedAt: date(r.finished_at),
   };
+}
+
+function outputsOf(r: GenerationRow): CompletedOutput[] {
+  if (r.artifact_key === null) return [];
+  const listed = typeof r.outputs === 'string' ? (JSON.parse(r.outputs) as unknown[]) : r.outputs;
+  // A set recorded before images could fail marks a filtered one with `filtered: true` alone.
+  if (Array.isArray(listed) && listed.length > 0) {
+    return (listed as CompletedOutput[]).map((output) =>
+      isMissingOutput(output) ? missingOutput(missingReasonOf(output), output.seed) : output,
+    );
+  }
+  return [
+    {
+      key: r.artifact_key,
+      mimeType: r.artifact_mime ?? 'application/octet-stream',
+      bytes: Number(r.artifact_bytes ?? 0),
+      markedKey: r.marked_artifact_key ?? null,
+    },
+  ];
 }

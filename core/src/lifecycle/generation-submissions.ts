@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { GenerationKind, PlanId } from '@mediagen/shared';
+import { tokensOfRequest, type GenerationKind, type PlanId } from '@mediagen/shared';
 import { prepared } from '../db/database';
 import { naturalBatches } from '../natural-batches';
 import type { Accounts } from './accounts';
@@ -52,7 +52,7 @@ export class GenerationSubmissions {
   }
 
   /**
-   * Charges one token and records the generation `queued`, in one statement (shared with other users'
+   * Charges its tokens (one, or an image set's one per image, together: all or none) and records the generation `queued`, in one statement (shared with other users'
    * submissions that arrive at the same moment), so two submissions racing for a user's last token (or
    * last in-flight slot) get exactly one acceptance. The account row is made on a user's first submission.
    */
@@ -149,6 +149,7 @@ export class GenerationSubmissions {
       id: input.id,
       uid: input.uid,
       kind: input.kind,
+      tokens: tokensOfRequest(input.kind, input.request),
       request: input.request,
       prompt: input.prompt,
       key: input.idempotency?.key ?? null,
@@ -161,12 +162,13 @@ export class GenerationSubmissions {
     const { rows } = await sql<SubmitRow>`${prepared('submit_generations')}
       with input as (
         select * from json_to_recordset(${JSON.stringify(submissions)}::json) as i(ord int, id text, uid text,
-          kind text, request jsonb, prompt text, key text, body_hash text, max_in_flight int, charge boolean,
+          kind text, tokens int, request jsonb, prompt text, key text, body_hash text, max_in_flight int, charge boolean,
           email_hash text)
       ), ${chargeSteps({ now, plans: this.context.plans, uids, reason: 'submitted' })}, generation as (
-        insert into generations (id, uid, kind, status, version, request, prompt, token, created_at, updated_at,
-          queue_priority, queue_order)
-        select c.id, c.uid, c.kind, 'queued', 1, i.request, i.prompt, 'held', ${ts}, ${ts}, c.queue_priority, ${NEXT_IN_LINE}
+        insert into generations (id, uid, kind, status, version, request, prompt, token, token_count, created_at,
+          updated_at, queue_priority, queue_order)
+        select c.id, c.uid, c.kind, 'queued', 1, i.request, i.prompt, 'held', c.tokens, ${ts}, ${ts}, c.queue_priority,
+          ${NEXT_IN_LINE}
         from charged c join input i on i.ord = c.ord
         order by c.ord
         returning *

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
-import { ERROR_MESSAGES, type ApiError, type GenerationFailure } from '@mediagen/shared';
-import type { CompletedArtifact } from '../queue/generation-jobs';
+import {
+  ERROR_MESSAGES,
+  IMAGE_MODEL_RULES,
+  IMAGE_MODELS,
+  type ApiError,
+  type GenerationFailure,
+} from '@mediagen/shared';
+import { isMissingOutput, type CompletedArtifact } from '../queue/generation-jobs';
 import { generationById } from '../reads/generation-by-id';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { LifecycleContext } from './lifecycle-context';
@@ -8,14 +14,18 @@ import { announce } from './lifecycle-sql';
 import { tokenAtEnd, tokenEndingSentence } from './token-settlement';
 import { endTransition, runTransition, type TransitionOutcome } from './transition-statement';
 
-/** Who ended a generation early, for the ledger. */
 /**
- * The paid calls a generation may make: MAX_PAID_CALLS runs' worth of them. A 4K image's run is two calls
- * (the picture, then its upscale), so it may make twice as many: otherwise an upscale refused once, whose
- * retry must pay for the picture again, would end the generation with its token spent.
+ * The paid calls a generation may make: MAX_PAID_CALLS runs' worth of them. A run of an image is one
+ * generation call (v1 makes a whole set in one; v2beta one image a call, so a set's `token_count`) and, in
+ * 4K, an upscale per image: otherwise an upscale refused once, whose retry must pay for the picture again,
+ * would end the generation with its token spent.
  */
 function paidCallLimit(maxPaidCalls: number) {
-  return sql`${maxPaidCalls} * (case when o.kind = 'image' and o.request->>'resolution' = '4k' then 2 else 1 end)`;
+  const oneCallModels = IMAGE_MODELS.filter((model) => IMAGE_MODEL_RULES[model].api === 'v1-text-to-image');
+  const generationCalls = sql`case when coalesce(o.request->>'model', 'sdxl-1.0') in (${sql.join(oneCallModels)})
+    then 1 else o.token_count end`;
+  const upscales = sql`case when o.request->>'resolution' = '4k' then o.token_count else 0 end`;
+  return sql`${maxPaidCalls} * (case when o.kind = 'image' then ${generationCalls} + ${upscales} else 1 end)`;
 }
 
 export type CancelActor = { by: 'owner'; uid: string } | { by: 'operator'; reason: string };
@@ -96,13 +106,20 @@ export class GenerationTransitions {
     });
   }
 
-  /** `active` → `completed` with its artifact; refused when a cancel committed first. */
+  /**
+   * `active` → `completed` with its artifact (an image set's first file, and `outputs` every image);
+   * refused when a cancel committed first. The set's images not made (filtered, or failed for good) give
+   * their tokens back, the rest are spent.
+   */
   complete(id: string, artifact: CompletedArtifact): Promise<TransitionOutcome> {
+    const outputs = artifact.outputs ?? null;
     return endTransition(this.context, id, ['active'], {
       status: 'completed',
       set: sql`artifact_key = ${artifact.key}, artifact_mime = ${artifact.mimeType}, artifact_bytes = ${artifact.bytes},
-        marked_artifact_key = ${artifact.markedKey ?? null}`,
+        marked_artifact_key = ${artifact.markedKey ?? null},
+        outputs = ${outputs === null ? null : JSON.stringify(outputs)}::jsonb`,
       reason: 'completed',
+      notMade: (outputs ?? []).filter(isMissingOutput).length,
     });
   }
 
@@ -112,14 +129,16 @@ export class GenerationTransitions {
    * `providerError` is kept for operators, apart from what the creator reads.
    */
   fail(id: string, failure: GenerationFailure, reason = 'failed'): Promise<TransitionOutcome> {
+    const notMade = failure.filteredImages ?? 0;
     const message = failure.tellsToken
-      ? sql`${failure.message + ' '} || ${tokenEndingSentence(tokenAtEnd('o', 'unfinished'))}`
+      ? sql`${failure.message + ' '} || ${tokenEndingSentence(tokenAtEnd('o', 'unfinished', notMade))}`
       : sql`${failure.message}`;
     return endTransition(this.context, id, ['queued', 'active'], {
       status: 'failed',
       set: sql`error_code = ${failure.code}, error_message = ${message},
         provider_error = ${failure.providerError ?? null}`,
       reason,
+      notMade,
     });
   }
 

@@ -40,14 +40,24 @@ export async function retryFailed(
     if (beyond !== null) return { ok: false, reason: 'beyond-plan', message: beyond, current };
 
     const now = context.now();
-    const input = [{ ord: 0, id, uid: account.uid, kind: current.kind, max_in_flight: maxInFlight, charge }];
+    const input = [
+      {
+        ord: 0,
+        id,
+        uid: account.uid,
+        kind: current.kind,
+        tokens: current.tokenCount,
+        max_in_flight: maxInFlight,
+        charge,
+      },
+    ];
     const { rows } = await sql<{ generation: Record<string, unknown> | null; account: AccountSeen | null }>`
         with input as (
           select *, null::text as email_hash from json_to_recordset(${JSON.stringify(input)}::json)
-            as i(ord int, id text, uid text, kind text, max_in_flight int, charge boolean)
+            as i(ord int, id text, uid text, kind text, tokens int, max_in_flight int, charge boolean)
         ), ${chargeSteps({ now, plans, uids: [account.uid], reason: 'retried by an operator' })}, moved as (
           update generations g set status = 'queued', version = g.version + 1, updated_at = ${now},
-            token = case when c.charge then 'held' else 'waived' end, paid_calls = 0, error_code = null,
+            token = case when c.charge then 'held' else 'waived' end, tokens_returned = 0, paid_calls = 0, error_code = null,
             error_message = null, provider_error = null, started_at = null, provider_started_at = null, provider_task_id = null,
             finished_at = null, queue_priority = c.queue_priority, queue_order = ${NEXT_IN_LINE}
           from charged c where g.id = c.id

@@ -14,22 +14,23 @@ export interface AccountSeen {
 
 /** Why a charge took nothing; it changed nothing either. */
 export type ChargeRefusal =
-  | { status: 'exhausted'; resetsAt: Date }
+  | { status: 'exhausted'; resetsAt: Date; plan: PlanId }
   /** The user's provider cost today reached their plan's daily cap (PlanRules.dailySpendCapUsd). */
   | { status: 'spend-capped'; capUsd: number }
   | { status: 'too-many-in-flight'; inFlight: number };
 
 /**
  * The charge, written once for a submission and for an operator's retry. Over a CTE `input` with the
- * columns (ord int, id text, uid text, kind text, max_in_flight int, charge boolean, email_hash text),
- * where `id` is the generation charged for and `charge` is false for an operator's free retry (it takes an
- * in-flight slot but no token), these CTEs follow:
+ * columns (ord int, id text, uid text, kind text, tokens int, max_in_flight int, charge boolean, email_hash
+ * text), where `id` is the generation charged for, `tokens` how many it takes together (one per image of a
+ * set: all or none) and `charge` is false for an operator's free retry (it takes an in-flight slot but no
+ * token), these CTEs follow:
  * - `old`: each input row with its owner's account, locked (in uid order, so statements never wait on
  *   each other in a circle), and the plan's rules; no row for an owner with no account (none yet, or
  *   closed, which the caller tells apart);
  * - `charged`: the input rows whose owner passed every rule, with the account charged. Rules, in order:
  *   the balance refills to the allowance once the period (30 days, Enterprise's one day) is over, and the
- *   period starts again; the in-flight cap; the plan's daily spend cap; a token of the kind left. The
+ *   period starts again; the in-flight cap; the plan's daily spend cap; `tokens` of the kind left. The
  *   account keeps the email hash it was charged with (the key of the trace closing it leaves);
  * - `charge_ledger`: a ledger line for the charge (`reason`) and one per kind for a period that began.
  */
@@ -46,7 +47,7 @@ export function chargeSteps(options: {
   const available = (kind: GenerationKind) =>
     sql`case when o.due then o.${allowanceColumn(kind)} else o.${tokensColumn(kind)} end`;
   return sql`old as (
-        select i.ord, i.id, i.kind, i.max_in_flight, i.charge, i.email_hash,
+        select i.ord, i.id, i.kind, i.tokens, i.max_in_flight, i.charge, i.email_hash,
           a.uid, a.plan, a.period_started_at, a.image_tokens, a.video_tokens, a.speech_tokens, a.in_flight,
           p.image_allowance, p.video_allowance, p.speech_allowance, p.queue_priority,
           a.period_started_at <= ${ts} - p.period as due,
@@ -63,7 +64,8 @@ export function chargeSteps(options: {
           period_started_at = case when o.due then ${ts} else o.period_started_at end,
           ${sql.join(
             GENERATION_KINDS.map(
-              (kind) => sql`${tokensColumn(kind)} = ${available(kind)} - (o.charge and o.kind = ${kind})::int`,
+              (kind) =>
+                sql`${tokensColumn(kind)} = ${available(kind)} - (o.charge and o.kind = ${kind})::int * o.tokens`,
             ),
           )},
           in_flight = o.in_flight + 1,
@@ -73,13 +75,13 @@ export function chargeSteps(options: {
           and (not o.charge or case o.kind ${sql.join(
             GENERATION_KINDS.map((kind) => sql`when ${kind} then ${available(kind)}`),
             sql` `,
-          )} end > 0)
-        returning o.ord, o.id, o.uid, o.kind, o.charge, o.due, o.queue_priority,
+          )} end >= o.tokens)
+        returning o.ord, o.id, o.uid, o.kind, o.tokens, o.charge, o.due, o.queue_priority,
           o.image_tokens as old_image, o.video_tokens as old_video, o.speech_tokens as old_speech,
           o.image_allowance, o.video_allowance, o.speech_allowance
       ), charge_ledger as (
         ${INSERT_LEDGER_LINES}
-        select c.uid, c.kind, c.id, 'charge', -1, ${options.reason}, ${ts} from charged c where c.charge
+        select c.uid, c.kind, c.id, 'charge', -c.tokens, ${options.reason}, ${ts} from charged c where c.charge
         union all
         select c.uid, refill.kind, null, 'period_reset', refill.amount, 'a new 30-day period began', ${ts}
         from charged c cross join lateral (values
@@ -102,5 +104,9 @@ export function refusalOf(account: AccountSeen, maxInFlight: number, plans: Plan
   if (account.in_flight >= maxInFlight) return { status: 'too-many-in-flight', inFlight: account.in_flight };
   if (account.spend_capped) return { status: 'spend-capped', capUsd: plans[account.plan].dailySpendCapUsd };
   const period = periodMs(plans[account.plan]);
-  return { status: 'exhausted', resetsAt: new Date(Date.parse(account.period_started_at) + period) };
+  return {
+    status: 'exhausted',
+    resetsAt: new Date(Date.parse(account.period_started_at) + period),
+    plan: account.plan,
+  };
 }

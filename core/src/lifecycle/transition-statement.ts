@@ -3,7 +3,8 @@ import { generationById } from '../reads/generation-by-id';
 import { toRecord, type GenerationRecord } from './generation-record';
 import type { LifecycleContext } from './lifecycle-context';
 import { announce } from './lifecycle-sql';
-import { settlementSteps, tokenAtEnd } from './token-settlement';
+import { settlementSteps, tokenAtEnd, tokensReturnedAtEnd } from './token-settlement';
+import { webhookOutboxStep } from '../webhooks/webhook-outbox';
 
 /**
  * `not-found`: no such generation (or not the caller's). `not-allowed`: its state forbids the transition,
@@ -29,11 +30,13 @@ export interface Ending {
   set: RawBuilder<unknown>;
   reason: string;
   owner?: string;
+  /** Images of the set not made (filtered, or failed for good): their tokens come back whatever the ending. */
+  notMade?: number;
 }
 
 /**
  * A transition that leaves the generation where it ends: frees its in-flight slot and settles its token
- * (tokenAtEnd: spent by a completion, else by the paid calls outstanding).
+ * (tokenAtEnd: spent by a completion, else by the paid calls outstanding; a set's images not made give theirs back).
  */
 export function endTransition(
   context: LifecycleContext,
@@ -41,12 +44,13 @@ export function endTransition(
   allowedFrom: readonly ('queued' | 'active')[],
   ending: Ending,
 ): Promise<TransitionOutcome> {
-  const token = tokenAtEnd('o', ending.status === 'completed' ? 'completed' : 'unfinished');
+  const settled = ending.status === 'completed' ? 'completed' : 'unfinished';
+  const notMade = ending.notMade ?? 0;
   return runTransition(context, id, {
     allowedFrom,
     owner: ending.owner,
     set: sql`status = ${ending.status}, finished_at = ${context.now()}, ${ending.set},
-        token = ${token}`,
+        token = ${tokenAtEnd('o', settled, notMade)}, tokens_returned = ${tokensReturnedAtEnd('o', settled, notMade)}`,
     announce: sql`true`,
     settle: ending.reason,
   });
@@ -58,13 +62,13 @@ export function endTransition(
  * only from `allowedFrom` (and `where`); `set`, `where` and `announce` read the old row as `o`.
  * `announce` says whether this is a new version (announced).
  *
- * `settle` makes it an ending: it frees the in-flight slot and moves the token. An ending locks the
- * owner's account row before the generation's (`owner`), the order of the closure and of every charge,
- * so an ending and a closure never wait on each other in a circle, and an ending that waited for a
- * closure finds the account gone and changes nothing. It counts from the account as `owner` locked it,
- * not as the statement's snapshot has it: PostgreSQL checks a new row's constraints before it waits for
- * a concurrent writer, so a count from a snapshot taken before an operator's retry took the slot this
- * ending gives back would go below zero and fail the ending.
+ * `settle` makes it an ending: it frees the in-flight slot, moves the token and writes the webhook events. An
+ * ending locks the owner's account row before the generation's (`owner`), the order of the closure and of
+ * every charge, so an ending and a closure never wait on each other in a circle, and an ending that waited
+ * for a closure finds the account gone and changes nothing. It counts from the account as `owner` locked it,
+ * not as the statement's snapshot has it: PostgreSQL checks a new row's constraints before it waits for a
+ * concurrent writer, so a count from a snapshot taken before an operator's retry took the slot this ending
+ * gives back would go below zero and fail the ending.
  */
 export async function runTransition(
   context: LifecycleContext,
@@ -85,7 +89,11 @@ export async function runTransition(
           ), old as (
             select g.* from generations g join owner w on w.uid = g.uid where g.id = ${id} for update of g
           )`;
-  const settlement = step.settle === undefined ? sql`` : sql`, ${settlementSteps(context.plans, step.settle, ts)}`;
+  // An ending also writes its webhook events (webhook-outbox.ts), committed with it.
+  const settlement =
+    step.settle === undefined
+      ? sql``
+      : sql`, ${settlementSteps(context.plans, step.settle, ts)}, ${webhookOutboxStep(context.plans, ts)}`;
   const result = await sql<{ generation: Record<string, unknown> }>`
       with ${locked}, moved as (
         update generations g set ${step.set},

@@ -3,6 +3,7 @@ import type { JobsOptions } from 'bullmq';
 import type {
   GenerationFailure,
   GenerationKind,
+  ImageMissingReason,
   ImageRequest,
   SpeechFormat,
   SpeechModel,
@@ -42,11 +43,70 @@ export interface GenerationJobData {
    * it tells the record anything else, so the ending does not spend the token for them.
    */
   refusedCallsToGiveBack?: number;
+  /**
+   * An image set's images an earlier run finished (stored, or filtered by the provider), by their place in
+   * the set: a later run (a retry, a takeover, a job back from waiting) makes only the others, so no image is
+   * paid for twice. A run that ends without completing the set deletes the files named here that the record
+   * does not hold.
+   */
+  imagesMade?: ImageMade[];
+}
+
+/** One image of a set finished by a run, at `index` (from 0) of the set. */
+export interface ImageMade {
+  index: number;
+  output: CompletedOutput;
 }
 
 /** What a run stored: the original, and for output of a plan with the watermark, its marked copy too. */
 export interface CompletedArtifact extends StoredArtifact {
   markedKey?: string | null;
+  /** An image's seed. */
+  seed?: number;
+  /**
+   * An image set's every output in order, this one (the first file) among them; absent for one output.
+   * Images not made (filtered, or failed for good) are listed without a file: their tokens come back when
+   * the generation completes.
+   */
+  outputs?: CompletedOutput[];
+}
+
+/** One file of a set as stored: the original, its marked copy, the seed it was made with. */
+export interface StoredOutput extends StoredArtifact {
+  markedKey: string | null;
+  seed?: number;
+}
+
+/**
+ * An image of a set that was not made, no file, its token back: `missing` says why (ImageMissingReason). A
+ * filtered one also carries `filtered: true`, the only mark records written before `missing` have.
+ */
+export type MissingOutput =
+  { missing: 'filtered'; filtered: true; seed?: number } | { missing: 'failed'; seed?: number };
+
+export type CompletedOutput = StoredOutput | MissingOutput;
+
+/** A filtered image as sets were first recorded, before images could fail: read as `missing: 'filtered'`. */
+export interface LegacyFilteredOutput {
+  filtered: true;
+  seed?: number;
+}
+
+export function isMissingOutput(output: object): output is MissingOutput | LegacyFilteredOutput {
+  return 'missing' in output || 'filtered' in output;
+}
+
+/** Why an image of a set is missing, read from records of either shape. */
+export function missingReasonOf(output: MissingOutput | LegacyFilteredOutput): ImageMissingReason {
+  return 'missing' in output ? output.missing : 'filtered';
+}
+
+/** An image not made, as stored and announced: `seed` only when known. */
+export function missingOutput(reason: ImageMissingReason, seed: number | undefined): MissingOutput {
+  const withSeed = seed === undefined ? {} : { seed };
+  return reason === 'filtered'
+    ? { missing: 'filtered', filtered: true, ...withSeed }
+    : { missing: 'failed', ...withSeed };
 }
 
 export function queueName(kind: GenerationKind): string {

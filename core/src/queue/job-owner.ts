@@ -4,6 +4,7 @@ import { GENERATION_KINDS, type GenerationKind } from '@mediagen/shared';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { signalCancel } from '../cancel-signals';
 import { naturalBatches } from '../natural-batches';
+import { keysOfOutputs } from '../lifecycle/generation-record';
 import { forgetProgress } from '../progress/progress-channel';
 import {
   generationJobOptions,
@@ -111,14 +112,22 @@ export class GenerationJobOwner {
    */
   async canceled(generation: JobRef): Promise<{ jobRemoved: boolean }> {
     const queue = this.queues[generation.kind];
-    const jobRemoved = await step(async () =>
-      WAITING_JOB_STATES.has(await queue.getJobState(generation.id))
-        ? (await queue.remove(generation.id)) === 1
-        : false,
-    ).catch((error: unknown) => {
+    // Images of a set an earlier run stored are nobody's once the job waiting to finish the set goes.
+    let imagesMade: string[] = [];
+    const jobRemoved = await step(async () => {
+      const job = await queue.getJob(generation.id);
+      if (job === undefined || !WAITING_JOB_STATES.has(await job.getState())) return false;
+      imagesMade = filesOfImagesMade(job.data);
+      return (await queue.remove(generation.id)) === 1;
+    }).catch((error: unknown) => {
       this.options.log.warn({ err: error, generationId: generation.id }, 'could not withdraw a canceled job');
       return false;
     });
+    if (jobRemoved) {
+      await this.discarded(imagesMade).catch((error: unknown) => {
+        this.options.log.warn({ err: error, generationId: generation.id }, "could not delete a canceled set's images");
+      });
+    }
     await this.tell(generation.id);
     return { jobRemoved };
   }
@@ -131,7 +140,8 @@ export class GenerationJobOwner {
   async gone(generations: readonly GoneGeneration[]): Promise<void> {
     const results = await Promise.allSettled([
       ...generations.map(async (generation) => {
-        await this.discarded(generation.artifactKeys);
+        const job = await step(() => this.queues[generation.kind].getJob(generation.id));
+        await this.discarded([...new Set([...generation.artifactKeys, ...filesOfImagesMade(job?.data)])]);
         await step(() => this.queues[generation.kind].remove(generation.id));
       }),
       ...generations.filter((generation) => generation.wasRunning).map((generation) => this.tell(generation.id)),
@@ -200,4 +210,9 @@ async function step<T>(work: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/** The files of an image set's images a job's earlier runs stored (GenerationJobData.imagesMade). */
+export function filesOfImagesMade(data: GenerationJobData | undefined): string[] {
+  return keysOfOutputs(data?.imagesMade?.map((made) => made.output));
 }

@@ -21,9 +21,20 @@ export async function changePlan(
   reason: string,
 ): Promise<Awaited<ReturnType<GenerationLifecycle['setPlan']>>> {
   const result = await deps.lifecycle.setPlan(uid, plan, reason);
-  if (!result.changed) return result;
+  if (result.changed) await followPlanInQueue(deps, uid, plan);
+  return result;
+}
+
+/**
+ * The queue's half of a plan change the record already holds: the user's waiting jobs take the plan's
+ * priority. Billing's changes (one transaction with their event) come here after their commit.
+ */
+export async function followPlanInQueue(
+  deps: Pick<PlanChangeDeps, 'jobs' | 'plans'> & { lifecycle: Pick<GenerationLifecycle, 'queuedOf'> },
+  uid: string,
+  plan: PlanId,
+): Promise<void> {
   const priority = deps.plans[plan].queuePriority;
   const waiting = await deps.lifecycle.queuedOf(uid);
   await Promise.all(waiting.map((generation) => deps.jobs.reprioritized(generation, priority)));
-  return result;
 }

@@ -8,6 +8,7 @@ import {
   isRealtimeModel,
   sentVideoModel,
   isSpeechModel,
+  tokensOfRequest,
   type GenerationKind,
   type MiniMaxVideoModel,
   type RealtimeSpeechModel,
@@ -110,13 +111,13 @@ export function estimateCostUsd(
   switch (kind) {
     case 'image': {
       if (call === 'upscale') return roundUsd(IMAGE_UPSCALER.credits * prices.stability.usdPerCredit);
-      // One image, whatever an older stored request asked for: the worker sends one sample. A request
-      // recorded before models were is the v1 engine's.
+      // v2beta makes one image a call, priced per call; the v1 engine makes an image set in one call and
+      // bills every sample. A request recorded before models were is the v1 engine's.
       const { steps = IMAGE_DEFAULTS.steps, model } = request as Partial<RequestByKind['image']>;
       if (isImageModel(model) && IMAGE_MODEL_RULES[model].api === 'v2beta-generate') {
         return roundUsd(IMAGE_MODEL_RULES[model].credits * prices.stability.usdPerCredit);
       }
-      return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30));
+      return roundUsd(prices.stability.usdPerImageAt30Steps * (steps / 30) * tokensOfRequest('image', request));
     }
     case 'video': {
       const { duration = 6, quality = 'standard', model, resolution } = request as Partial<RequestByKind['video']>;

@@ -18,6 +18,8 @@ export interface AccountServiceOptions {
   jobs: Pick<GenerationJobOwner, 'gone'>;
   /** Deletes the user's own keys in Redis: admin sessions, socket presence, rate-limit counters. */
   forgetUserKeys(uid: string): Promise<void>;
+  /** Cancels at Stripe the subscriptions closures left (the record keeps them until done; never throws). */
+  cancelSubscriptions(): Promise<void>;
   emailHash(email: string | null): string | null;
   log: AccountServiceLogger;
   clock: () => number;
@@ -84,6 +86,8 @@ export class AccountService {
   private async closeRecord(uid: string, emailHash: string | null): Promise<void> {
     const { options } = this;
     const closed = await options.closure.close(uid, emailHash);
+    // Money first: nobody is billed for a deleted account.
+    await options.cancelSubscriptions();
     const tidy = await Promise.allSettled([
       options.jobs.gone(
         closed.generations.map((generation) => ({

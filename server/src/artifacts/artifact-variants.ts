@@ -1,4 +1,4 @@
-import type { GenerationReads } from '@mediagen/core';
+import { generationIdOfKey, type GenerationReads } from '@mediagen/core';
 import type { PlanCatalogue } from '@mediagen/shared';
 
 /**
@@ -13,9 +13,13 @@ export class ArtifactVariants {
   ) {}
 
   async served(key: string): Promise<string> {
-    const id = key.slice(0, key.indexOf('.'));
-    const owned = await this.reads.artifactOwnership(id);
-    if (owned === null || owned.artifactKey !== key || owned.markedArtifactKey === null) return key;
-    return this.plans[owned.plan].watermark ? owned.markedArtifactKey : key;
+    const id = generationIdOfKey(key);
+    const owned = id === null ? null : await this.reads.artifactOwnership(id);
+    if (owned === null) return key;
+    // The first file, or any image of a set, each with its own marked copy.
+    const files = [{ key: owned.artifactKey, markedKey: owned.markedArtifactKey }, ...owned.outputs];
+    const file = files.find((candidate) => candidate.key === key);
+    if (file?.markedKey === undefined || file.markedKey === null) return key;
+    return this.plans[owned.plan].watermark ? file.markedKey : key;
   }
 }

@@ -3,7 +3,16 @@ import { applicationDefault, deleteApp, initializeApp, type App } from 'firebase
 import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { LRUCache } from 'lru-cache';
+import type { ApiKeyScope } from '@mediagen/shared';
 import type { ServerConfig } from '../config';
+
+/** The API key a request was made with: the caller acts as its owner, within its scopes. */
+export interface ApiKeyCaller {
+  id: string;
+  scopes: ApiKeyScope[];
+  /** Whether the owner's plan has API access now; a key kept from a plan that had it is refused (403). */
+  planAllowsApi: boolean;
+}
 
 export interface AuthUser {
   uid: string;
@@ -15,6 +24,8 @@ export interface AuthUser {
   tokenIssuedAtMs: number;
   /** When this ID token expires (ms since the epoch). */
   tokenExpiresAtMs: number;
+  /** Set when the caller used an API key instead of an ID token (its sign-in is the key's creation). */
+  apiKey?: ApiKeyCaller;
 }
 
 /** The account as the identity service holds it now, not as a token remembers it. */

@@ -1,13 +1,12 @@
 import { createHash, randomInt } from 'node:crypto';
 import {
-  artifactKeys,
+  outputKeys,
   newGenerationId,
   type GenerationJobOwner,
   type GenerationLifecycle,
   type GenerationRecord,
 } from '@mediagen/core';
 import {
-  DAY_MS,
   IDEMPOTENCY_KEY_PATTERN,
   MAX_IMAGE_SEED,
   exceedsPlan,
@@ -121,7 +120,10 @@ export class GenerationService {
       case 'replayed':
         return { generation: await this.options.views.one(outcome.generation), replayed: true };
       case 'idempotency-conflict':
-        throw new ServiceError(409, 'IDEMPOTENCY_CONFLICT');
+        // draft-ietf-httpapi-idempotency-key-header-06, section 2.7: a key reused with another payload is
+        // 422; 409 is for a request still being processed, which never happens here (a submission is one
+        // statement: a concurrent repeat waits for it and replays it).
+        throw new ServiceError(422, 'IDEMPOTENCY_CONFLICT');
       case 'closed':
         // Closed while this request was on its way: the account is gone, as its token soon says everywhere.
         throw new ServiceError(401, 'UNAUTHENTICATED');
@@ -133,8 +135,9 @@ export class GenerationService {
         throw new ServiceError(429, 'DAILY_LIMIT');
       case 'exhausted': {
         this.options.events?.quotaRefused?.(kind);
-        const days = Math.max(1, Math.ceil((outcome.resetsAt.getTime() - this.clock()) / DAY_MS));
-        throw new ServiceError(402, 'TOKENS_EXHAUSTED', tokensExhaustedMessage(days));
+        const renewsInMs = outcome.resetsAt.getTime() - this.clock();
+        const message = tokensExhaustedMessage({ plan: outcome.plan, kind, renewsInMs, plans: this.options.plans });
+        throw new ServiceError(402, 'TOKENS_EXHAUSTED', message);
       }
       case 'accepted': {
         const enqueued = await this.enqueue(outcome.generation, this.options.plans[outcome.plan].queuePriority);
@@ -231,7 +234,7 @@ export class GenerationService {
       {
         id,
         kind: removed.kind,
-        artifactKeys: artifactKeys(removed.artifact),
+        artifactKeys: outputKeys(removed),
         wasRunning: removed.status === 'canceled',
       },
     ]);

@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
-import { latestProgress, type GenerationRecord } from '@mediagen/core';
+import { latestProgress, type GenerationRecord, generationView, stateOfRecord, submissionOf } from '@mediagen/core';
 import type { Generation, QueuePosition } from '@mediagen/shared';
-import { generationView, stateOfRecord } from './generation-view';
-import { submissionOf } from './submission';
 import type { QueuePositions } from './queue-positions';
 
 /**

@@ -20,6 +20,8 @@ export class ServerMetrics {
   readonly quotaRefusals: Counter<'kind'>;
   readonly inFlightRefusals: Counter<'kind'>;
   readonly refunds: Counter<'kind'>;
+  readonly billingWebhookRejections: Counter<'reason'>;
+  readonly billingEvents: Counter<'type' | 'outcome'>;
   readonly deliveryLag: Histogram<'kind' | 'event'>;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   private socketCount: () => number = () => 0;
@@ -66,6 +68,18 @@ export class ServerMetrics {
       name: 'mediagen_server_refunds_total',
       help: 'Tokens given back by the server (cancels); refunds for failures are counted by the worker',
       labelNames: ['kind'] as const,
+      registers,
+    });
+    this.billingWebhookRejections = new Counter({
+      name: 'mediagen_billing_webhook_rejections_total',
+      help: 'Stripe webhook deliveries refused with 400 (bad or stale signature, unknown price, unknown customer)',
+      labelNames: ['reason'] as const,
+      registers,
+    });
+    this.billingEvents = new Counter({
+      name: 'mediagen_billing_events_total',
+      help: 'Stripe webhook events received, by type and what they did (applied, replayed, closed_account, ignored)',
+      labelNames: ['type', 'outcome'] as const,
       registers,
     });
     const connectedSockets = () => this.socketCount();

@@ -29,6 +29,7 @@ export const accountsPlugin = fp(
           ),
         ]);
       },
+      cancelSubscriptions: () => app.billing.cancelClosedAccounts(),
       emailHash: app.emailHash,
       log: app.log,
       clock: app.clock,
@@ -51,5 +52,5 @@ export const accountsPlugin = fp(
       if (request.user !== null) await sameEmail.settle(request.user);
     });
   },
-  { name: 'accounts', dependencies: ['infrastructure', 'services', 'socket'], fastify: '5.x' },
+  { name: 'accounts', dependencies: ['infrastructure', 'services', 'socket', 'billing'], fastify: '5.x' },
 );

@@ -1,11 +1,17 @@
 import type { Server } from 'node:http';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { GenerationLifecycle, emailHash } from '@mediagen/core';
+import {
+  GenerationLifecycle,
+  SupportRequests,
+  WebhookEndpoints,
+  createSupportMailer,
+  emailHash,
+  ArtifactUrlSigner,
+} from '@mediagen/core';
 import { PlanService } from '../account/plan-service';
 import { CookieSessions } from '../auth/cookie-sessions';
 import { endSessionsOnAccountRead } from '../auth/session-guard';
-import { ArtifactUrlSigner } from '../artifacts/artifact-urls';
 import { ArtifactVariants } from '../artifacts/artifact-variants';
 import { GenerationHistory } from '../generations/generation-history';
 import { GenerationService } from '../generations/generation-service';
@@ -49,6 +55,11 @@ export const servicesPlugin = fp<Options>(
       memoMethod: (email) => emailHash(config.accountTraceSecret, email),
     });
     app.decorate('emailHash', (email: string | null) => (email === null ? null : emailHashes.memo(email)));
+    app.decorate('support', {
+      requests: new SupportRequests(database.db, clock),
+      mailer: createSupportMailer(config.supportMail, app.log),
+    });
+    app.decorate('webhooks', new WebhookEndpoints(database.db, config.plans, config.webhookSecretKey, clock));
     const positions = new QueuePositions(app.reads, app.inspector);
     const artifactUrl = (key: string) => `${publicOrigin(app)}${signer.signedPath(key)}`;
     const lifecycle = new GenerationLifecycle(database.db, { clock, plans: config.plans });

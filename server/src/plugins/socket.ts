@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { connectRedis, parseProgressEvent, progressChannel } from '@mediagen/core';
+import { GenerationWatchers } from '../generations/generation-watchers';
 import { QueuePositions } from '../generations/queue-positions';
 import { GenerationRelay } from '../socket/generation-relay';
 import { RecordRelaySource } from '../socket/record-relay-source';
@@ -43,16 +44,38 @@ export const socketPlugin = fp<Options>(
     });
     app.decorate('sockets', gateway);
     metrics.countSocketsWith(() => gateway.connectedSockets());
+    // Event streams and submissions waiting for their end hear the same updates as the sockets.
+    const watchers = new GenerationWatchers();
+    app.decorate('watchers', watchers);
+    // Open streams are counted across servers like sockets, under a key of their own, with the same cap.
+    app.decorate(
+      'streamPresence',
+      new SocketPresence(
+        app.redis,
+        `${config.queuePrefix}:streams`,
+        randomUUID(),
+        config.limits.socketsPerUser,
+        PRESENCE_LEASE_MS,
+        options.clock,
+      ),
+    );
 
     const relay = new GenerationRelay({
-      audience: gateway,
+      audience: {
+        has: (uid) => gateway.has(uid) || watchers.has(uid),
+        uids: () => [...new Set([...gateway.uids(), ...watchers.uids()])],
+      },
       source: new RecordRelaySource(app.reads, new QueuePositions(app.reads, app.inspector)),
       artifactUrl: (key) => `${publicOrigin(app)}${app.artifactUrls.signedPath(key)}`,
       emit: (uid, generation, lagFromMs) => {
         gateway.emitToUser(uid, generation);
+        watchers.deliver(uid, generation);
         metrics.observeDeliveryLag(generation.kind, generation.status, lagFromMs);
       },
-      emitRemoved: (uid, id) => gateway.emitRemoved(uid, id),
+      emitRemoved: (uid, id) => {
+        gateway.emitRemoved(uid, id);
+        watchers.removed(uid, id);
+      },
       log: app.log,
     });
 
@@ -61,9 +84,18 @@ export const socketPlugin = fp<Options>(
       onEvent: (event) => relay.transition(event),
       onAccountClosed: (uid) => {
         app.identity.forget(uid);
+        watchers.endUser(uid);
         gateway
           .disconnectUser(uid)
           .catch((error: unknown) => app.log.warn({ err: error }, 'could not forget a presence'));
+      },
+      onAccountUpdated: (uid) => {
+        if (!gateway.has(uid)) return;
+        app.plans.get(uid).then(
+          ({ plan, tokens, allowance, resetsAt }) =>
+            gateway.emitAccountUpdate(uid, { plan, tokens, allowance, resetsAt }),
+          (error: unknown) => app.log.warn({ err: error }, 'could not read an account to tell its owner'),
+        );
       },
       onResumed: (since) => {
         relay.replay(since).catch((error: unknown) => app.log.warn({ err: error }, 'could not replay missed updates'));
@@ -84,6 +116,7 @@ export const socketPlugin = fp<Options>(
     app.addHook('preClose', async () => {
       await Promise.all([updates.stop(), subscriber.quit().catch(() => subscriber.disconnect())]);
       await relay.stop();
+      watchers.endAll();
       gateway.disconnectAll();
     });
     app.addHook('onClose', () => gateway.close());

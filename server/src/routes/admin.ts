@@ -14,10 +14,11 @@ import {
 } from '../auth/cookie-sessions';
 import { batchedRequestCounter } from '../http/batched-rate-limit-store';
 import { ServiceError } from '../http/errors';
-import { BUDGET_SCOPES, type BudgetScope } from '@mediagen/core';
+import { BUDGET_SCOPES, SupportMailUnavailable, answerSupportRequest, type BudgetScope } from '@mediagen/core';
 import {
   GENERATION_KINDS,
   PROVIDERS,
+  answerSupportRequestSchema,
   choiceOf,
   generationIdParamsSchema,
   isGenerationId,
@@ -29,6 +30,12 @@ import {
   singleLineText,
   spendQuerySchema,
   spendReportSchema,
+  salesListQuerySchema,
+  salesListSchema,
+  supportIdParamsSchema,
+  supportListQuerySchema,
+  supportListSchema,
+  supportRequestSchema,
 } from '@mediagen/shared';
 import { commonErrorResponses, errorBodySchema, withSharedSchemas } from '../http/schemas';
 import { bearerToken } from '../plugins/auth';
@@ -160,10 +167,13 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   // Plans and spend: read and set by operators (the queue CLI's `plan`, `spend`, `budget` and
   // `kill-switch` do the same).
   await app.register(async (scope) => {
+    scope.decorateRequest('adminUid', null);
     scope.addHook('onRequest', async (request) => {
       const result = await check(request);
-      if (result.outcome === 'anonymous') throw new ServiceError(401, 'UNAUTHENTICATED');
-      if (result.outcome === 'forbidden') throw adminOnly();
+      if (result.outcome !== 'admin') {
+        throw result.outcome === 'anonymous' ? new ServiceError(401, 'UNAUTHENTICATED') : adminOnly();
+      }
+      request.adminUid = result.uid;
     });
     const routes = withSharedSchemas(scope);
     const params = z.object({ uid: singleLineText().min(1).max(128) });
@@ -247,6 +257,60 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
           createdAt: record.createdAt.toISOString(),
           finishedAt: record.finishedAt?.toISOString() ?? null,
         };
+      },
+    );
+    // Contact Sales requests (issue 38), beside the support form's; `pnpm queues sales` reads the same.
+    routes.get(
+      '/admin/api/sales',
+      { schema: { querystring: salesListQuerySchema, response: { 200: salesListSchema, ...commonErrorResponses } } },
+      async (request, reply) => {
+        const { limit, cursor } = request.query;
+        reply.header('cache-control', 'no-store');
+        return app.sales.list({ limit, before: cursor });
+      },
+    );
+    // The support form's requests (issue 37); `pnpm queues support` reads and answers the same.
+    routes.get(
+      '/admin/api/support',
+      {
+        schema: { querystring: supportListQuerySchema, response: { 200: supportListSchema, ...commonErrorResponses } },
+      },
+      async (request, reply) => {
+        const { status, limit, cursor } = request.query;
+        reply.header('cache-control', 'no-store');
+        return app.support.requests.list({ status, limit, before: cursor });
+      },
+    );
+    routes.post(
+      '/admin/api/support/:id/answer',
+      {
+        schema: {
+          params: supportIdParamsSchema,
+          body: answerSupportRequestSchema,
+          response: { 200: supportRequestSchema, 409: errorBodySchema, ...commonErrorResponses },
+        },
+      },
+      async (request) => {
+        const outcome = await answerSupportRequest(app.support, request.params.id, {
+          reply: request.body.reply ?? null,
+          answeredBy: request.adminUid ?? 'admin',
+        }).catch((error: unknown) => {
+          request.log.error({ err: error, supportRequest: request.params.id }, 'support reply not sent');
+          throw new ServiceError(
+            503,
+            'NOT_READY',
+            error instanceof SupportMailUnavailable
+              ? 'Replies cannot be sent: SMTP_URL is not set. The request is still open.'
+              : 'The reply could not be sent. The request is still open; try again shortly.',
+          );
+        });
+        if (outcome.outcome === 'not_found') throw new ServiceError(404, 'NOT_FOUND', 'Support request not found.');
+        if (outcome.outcome === 'already_answered') throw new ServiceError(409, 'ALREADY_ANSWERED');
+        request.log.info(
+          { supportRequest: outcome.request.id, emailed: outcome.emailed, via: app.support.mailer.via },
+          'support request answered',
+        );
+        return outcome.request;
       },
     );
     routes.put(

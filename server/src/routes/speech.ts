@@ -13,7 +13,13 @@ export const speechRoutes: FastifyPluginAsync = async (app) => {
   };
   routes.get(
     '/speech',
-    { schema: { response: { 200: speechModelInfoSchema, ...commonErrorResponses } } },
+    {
+      schema: {
+        summary: 'The speech model and its voices',
+        tags: ['Speech'],
+        response: { 200: speechModelInfoSchema, ...commonErrorResponses },
+      },
+    },
     async () => info,
   );
 };

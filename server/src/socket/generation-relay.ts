@@ -1,13 +1,17 @@
 import { LRUCache } from 'lru-cache';
-import type { GenerationEvent, ProgressEvent } from '@mediagen/core';
+import {
+  type GenerationEvent,
+  type ProgressEvent,
+  generationView,
+  type GenerationState,
+  type Submission,
+} from '@mediagen/core';
 import {
   MAX_PROGRESS_BEFORE_COMPLETION,
   type Generation,
   type GenerationKind,
   type QueuePosition,
 } from '@mediagen/shared';
-import { generationView, type GenerationState } from '../generations/generation-view';
-import type { Submission } from '../generations/submission';
 
 const MAX_TRACKED = 10_000;
 /** Queue moves within this window are answered with one round of position updates per kind. */

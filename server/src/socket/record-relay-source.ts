@@ -1,8 +1,6 @@
-import type { GenerationReads } from '@mediagen/core';
+import { type GenerationReads, stateOfRecord, submissionOf } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
-import { stateOfRecord } from '../generations/generation-view';
 import type { QueuePositions } from '../generations/queue-positions';
-import { submissionOf } from '../generations/submission';
 import type { RelaySource } from './generation-relay';
 
 /** The most queued generations of one kind a position refresh tells at once. */

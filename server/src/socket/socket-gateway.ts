@@ -1,10 +1,12 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import {
+  ACCOUNT_UPDATE_EVENT,
   AUTH_REFRESH_EVENT,
   ERROR_MESSAGES,
   GENERATION_REMOVED_EVENT,
   GENERATION_UPDATE_EVENT,
+  type AccountUpdate,
   type AuthRefreshResult,
   type ClientToServerEvents,
   type ErrorCode,
@@ -53,6 +55,8 @@ export interface SocketGateway extends RelayAudience {
   emitToUser(uid: string, generation: Generation): void;
   /** Tells the user's sockets here that one of their generations was deleted. */
   emitRemoved(uid: string, id: string): void;
+  /** Tells the user's sockets here their plan or balance now (`account:update`). */
+  emitAccountUpdate(uid: string, update: AccountUpdate): void;
   /** The user's account was closed: their sockets here end now, and their presence is forgotten. */
   disconnectUser(uid: string): Promise<void>;
   /** Drops every connection; must run before the HTTP server closes, which waits for open connections. */
@@ -208,6 +212,9 @@ export function createSocketGateway(httpServer: HttpServer, options: Options): S
     },
     emitRemoved(uid, id) {
       io.to(userRoom(uid)).emit(GENERATION_REMOVED_EVENT, { id });
+    },
+    emitAccountUpdate(uid, update) {
+      io.to(userRoom(uid)).emit(ACCOUNT_UPDATE_EVENT, update);
     },
     async disconnectUser(uid) {
       io.in(userRoom(uid)).disconnectSockets(true);

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import {
   ACCOUNT_EVENTS_CHANNEL,
+  ACCOUNT_UPDATES_CHANNEL,
   GENERATION_EVENTS_CHANNEL,
+  parseAccountUpdate,
   parseGenerationEvent,
   type GenerationEvent,
 } from '@mediagen/core';
@@ -15,6 +17,8 @@ interface Options {
   onEvent(event: GenerationEvent): void;
   /** An account was closed, on whichever server: its sockets and tokens end here too. */
   onAccountClosed(uid: string): void;
+  /** An account's plan or balance was changed by billing, an operator or a renewal. */
+  onAccountUpdated(uid: string): void;
   /**
    * The connection was lost and is back: announcements made meanwhile never reached this process.
    * `since` is when the last one was heard (minus a margin), to replay the record from.
@@ -59,6 +63,11 @@ export class UpdateStream {
         if (uid !== null) this.options.onAccountClosed(uid);
         return;
       }
+      if (message.channel === ACCOUNT_UPDATES_CHANNEL) {
+        const uid = parseAccountUpdate(message.payload);
+        if (uid !== null) this.options.onAccountUpdated(uid);
+        return;
+      }
       if (message.channel !== GENERATION_EVENTS_CHANNEL) return;
       this.lastHeardAt = Date.now();
       const event = parseGenerationEvent(message.payload);
@@ -68,7 +77,9 @@ export class UpdateStream {
     client.on('end', () => this.lost(client, new Error('connection ended')));
     this.client = client;
     await client.connect();
-    await client.query(`listen ${GENERATION_EVENTS_CHANNEL}; listen ${ACCOUNT_EVENTS_CHANNEL}`);
+    await client.query(
+      `listen ${GENERATION_EVENTS_CHANNEL}; listen ${ACCOUNT_EVENTS_CHANNEL}; listen ${ACCOUNT_UPDATES_CHANNEL}`,
+    );
     this.listening = true;
     this.reconnectDelayMs = RECONNECT_MIN_MS;
   }

@@ -9,4 +9,5 @@
 export { ONE_PIXEL_PNG_BASE64, stability, stableImage } from './stability-examples';
 export { minimax } from './minimax-examples';
 export { TEN_MS_OF_SILENCE_BASE64, openai } from './openai-examples';
-export { shapeMismatches, shapeOf } from './answer-shapes';
+export { stripe } from './stripe-examples';
+export { shapeMismatches, shapeOf, type ShapeOptions } from './answer-shapes';

@@ -19,6 +19,10 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
   answer: ['realtime.response'],
 };
 
+const STRIPE_ROUTES = PROVIDER_ROUTES.filter((route) => route.startsWith('stripe.'));
+/** Stripe fails as any HTTP API does: its 500 and 429 bodies, no answer, a cut connection, bad JSON. */
+const STRIPE_FAULTS: readonly FaultKind[] = ['http500', 'http429', 'hang', 'drop', 'malformed'];
+
 /**
  * Routes that take only some faults. A Realtime handshake is refused with an HTTP answer or not at all;
  * a Realtime response is a stream of events on an open WebSocket, so it fails inside its own events
@@ -27,6 +31,7 @@ export const FAULT_ROUTES: Partial<Record<FaultKind, readonly ProviderRoute[]>> 
 export const ROUTE_FAULTS: Partial<Record<ProviderRoute, readonly FaultKind[]>> = {
   'realtime.connect': ['http429', 'http500', 'drop', 'hang', 'insufficient-quota'],
   'realtime.response': ['stray', 'answer', 'drop', 'hang', 'rate-limit', 'insufficient-quota', 'http500', 'malformed'],
+  ...Object.fromEntries(STRIPE_ROUTES.map((route) => [route, STRIPE_FAULTS])),
 };
 
 /** Faults the route applies itself, in an otherwise normal answer (the status it reports, a flagged image). */
@@ -60,7 +65,10 @@ export function routeProblem(fault: FaultKind, route: ProviderRoute): string | u
 /** Checks a rule from config, the control API or code, so a typo fails loudly instead of never matching. */
 export function parseFaultRule(value: unknown): FaultRule {
   if (typeof value !== 'object' || value === null) throw new InvalidFaultRuleError('a fault rule must be an object');
-  const { route, fault, times, retryAfterSeconds, status, code, billingCode } = value as Record<string, unknown>;
+  const { route, fault, times, after, retryAfterSeconds, status, code, billingCode, samples } = value as Record<
+    string,
+    unknown
+  >;
   if (!isProviderRoute(route)) {
     throw new InvalidFaultRuleError(`route must be one of ${PROVIDER_ROUTES.join(', ')}; got ${JSON.stringify(route)}`);
   }
@@ -74,6 +82,11 @@ export function parseFaultRule(value: unknown): FaultRule {
     if (!Number.isInteger(times) || (times as number) < 1)
       throw new InvalidFaultRuleError('times must be a positive integer');
     rule.times = times as number;
+  }
+  if (after !== undefined && after !== 0) {
+    if (!Number.isInteger(after) || (after as number) < 0)
+      throw new InvalidFaultRuleError('after must be a non-negative integer');
+    rule.after = after as number;
   }
   if (retryAfterSeconds !== undefined) {
     if (!Number.isInteger(retryAfterSeconds) || (retryAfterSeconds as number) < 0) {
@@ -97,6 +110,16 @@ export function parseFaultRule(value: unknown): FaultRule {
       throw new InvalidFaultRuleError(`billingCode is for insufficient-quota, one of ${BILLING_CODES.join(', ')}`);
     }
     rule.billingCode = billingCode as BillingCode;
+  }
+  if (samples !== undefined) {
+    const valid =
+      Array.isArray(samples) &&
+      samples.length > 0 &&
+      samples.every((sample) => Number.isInteger(sample) && (sample as number) >= 0 && (sample as number) < 10);
+    if (fault !== 'content-filtered' || route !== 'image' || !valid) {
+      throw new InvalidFaultRuleError('samples is for content-filtered on image: the samples filtered, each 0 to 9');
+    }
+    rule.samples = samples as number[];
   }
   return rule;
 }

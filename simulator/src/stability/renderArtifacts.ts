@@ -33,13 +33,24 @@ function renderBase64(promptText: string, seed: number, width: number, height: n
   return base64;
 }
 
-/** One image per sample, each with its own seed, as Stability returns them. */
-export function renderArtifacts(request: TextToImageRequest, finishReason: FinishReason = 'SUCCESS'): Artifact[] {
+/**
+ * One image per sample, each with its own seed, as Stability returns them. `finishReason` may say per
+ * sample (an image of a set filtered on its own).
+ */
+export function renderArtifacts(
+  request: TextToImageRequest,
+  finishReason: FinishReason | ((sample: number) => FinishReason) = 'SUCCESS',
+): Artifact[] {
+  const reasonOf = typeof finishReason === 'function' ? finishReason : () => finishReason;
   const promptText = request.textPrompts.map((prompt) => `${prompt.weight}:${prompt.text}`).join('\n');
   const firstSeed = request.seed === 0 ? seedFromPrompt(promptText) : request.seed;
   return Array.from({ length: request.samples }, (_, sample) => {
     const seed = (firstSeed + sample) % SEED_MODULUS;
-    return { base64: renderBase64(promptText, seed, request.width, request.height), seed, finishReason };
+    return {
+      base64: renderBase64(promptText, seed, request.width, request.height),
+      seed,
+      finishReason: reasonOf(sample),
+    };
   });
 }
 

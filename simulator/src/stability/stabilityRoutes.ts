@@ -40,8 +40,10 @@ export function stabilityRoutes(
         const size = sizeProblem(engineId, parsed.width, parsed.height);
         if (size !== undefined) return reply.code(400).send(stabilityError(size.name, size.message));
         imageRequests.add({ engine: engineId, ...parsed });
-        const filtered = gate.routeFaultOf(request)?.fault === 'content-filtered';
-        return { artifacts: renderArtifacts(parsed, filtered ? 'CONTENT_FILTERED' : 'SUCCESS') };
+        const fault = gate.routeFaultOf(request);
+        const filtered = (sample: number) =>
+          fault?.fault === 'content-filtered' && (fault.samples === undefined || fault.samples.includes(sample));
+        return { artifacts: renderArtifacts(parsed, (sample) => (filtered(sample) ? 'CONTENT_FILTERED' : 'SUCCESS')) };
       },
     );
 

@@ -14,7 +14,9 @@ import type { SpeechSynthesizer } from '../providers/speech-synthesizer';
 import type { ProviderCall, ProviderName } from '../providers/provider-calls';
 import type { StabilityClient } from '../providers/stability-client';
 import type { StableImageClient } from '../providers/stable-image-client';
+import { isImageModel, sentVideoModel } from '@mediagen/shared';
 import { markOutput } from '../marking';
+import type { ContentCredentials } from '../marking/content-credentials';
 import type { ProgressReporter } from './job-progress';
 import type { VideoPolling } from './video-polling';
 
@@ -38,6 +40,8 @@ export interface ProcessorContext {
    * is sent as. A Hailuo video is sent as the model recorded with it at submit (video-models.ts).
    */
   videoModel: MiniMaxVideoModel;
+  /** Signs images and MP3s with a C2PA manifest; null: no signing credentials, outputs go unsigned. */
+  contentCredentials: ContentCredentials | null;
 }
 
 export interface CallOptions {
@@ -67,8 +71,17 @@ export interface JobAttempt<K extends GenerationKind = GenerationKind> {
   recordProviderTask(taskId: string): Promise<void>;
   /** Adds a line to the job's log; a line Redis could not take is not worth the run. */
   log(line: string): Promise<void>;
-  /** Keeps how far the run got in the job's data, for the next run of a step job. */
-  saveStep(step: Partial<Pick<GenerationJobData, 'taskId' | 'polls' | 'fileId'>>): Promise<void>;
+  /**
+   * Keeps how far the run got in the job's data, for the next run of a step job (a video's task, an image
+   * set's images made). Rejects with a QueueStepError when Redis cannot take it.
+   */
+  saveStep(step: Partial<Pick<GenerationJobData, 'taskId' | 'polls' | 'fileId' | 'imagesMade'>>): Promise<void>;
+  /**
+   * Whether `error`, thrown out of the processor, would end the job for good: a failure not retried, or on
+   * the job's last attempt (a cancel, a hand-back, a held-back provider or a Redis step never does). An image
+   * set completes with the images it made instead.
+   */
+  endsTheJob(error: unknown): boolean;
   /** Puts the job back in its queue for `ms` and ends this run (the next step runs then). */
   pollAgainIn(ms: number): Promise<never>;
 }
@@ -78,10 +91,25 @@ export type GenerationProcessor<K extends GenerationKind> = (
   attempt: JobAttempt<K>,
 ) => Promise<CompletedArtifact>;
 
+/** The model a generation was made with, as its Content Credentials name it. */
+function modelOf(generation: JobAttempt['generation'], context: ProcessorContext): string {
+  const request: { model?: unknown } = generation.request;
+  switch (generation.kind) {
+    case 'image':
+      // Recorded before models were: the v1 engine, as it was made then.
+      return isImageModel(request.model) ? request.model : 'sdxl-1.0';
+    case 'video':
+      return sentVideoModel(request.model, context.videoModel);
+    case 'speech':
+      return typeof request.model === 'string' ? request.model : context.speechModel;
+  }
+}
+
 /**
  * Stores the provider's output as the generation's artifact, at 95 %: the original with the AI-content
  * metadata, and beside it the copy with the product mark (worker/src/marking), whatever the owner's plan,
- * so the plan can change afterwards without rendering anything again.
+ * so the plan can change afterwards without rendering anything again. Both are signed with Content
+ * Credentials (a C2PA manifest) last, in the formats that can be: nothing may change a file after that.
  */
 export async function storeResult(
   context: ProcessorContext,
@@ -89,22 +117,30 @@ export async function storeResult(
   attempt: JobAttempt,
   bytes: Uint8Array,
   mimeType: string,
+  /** What the files are named after: the generation's id, or an image of a set (setImageOf). */
+  name: string = job.id!,
+  /** The progress the step begins at: 95, the last step; an image of a set is stored as soon as it is made. */
+  progress = 95,
 ): Promise<CompletedArtifact> {
   attempt.signal.throwIfAborted();
   // Told while the marking runs: the owner sees the step begin, and the marking waits for nobody.
-  const reported = attempt.progress.report(95);
+  const reported = attempt.progress.report(progress);
   const kind = attempt.generation.kind;
   const startedAt = performance.now();
-  const { clean, marked } = await markOutput(kind, bytes, artifactKey(job.id!, mimeType).split('.').pop()!);
+  const plain = await markOutput(kind, bytes, artifactKey(name, mimeType).split('.').pop()!);
   const markMs = Math.round(performance.now() - startedAt);
+  const signed = await context.contentCredentials?.signOutput(plain, mimeType, modelOf(attempt.generation, context));
+  const { clean, marked } = signed ?? plain;
+  const signMs = Math.round(performance.now() - startedAt) - markMs;
   const [artifact, markedCopy] = await Promise.all([
-    context.artifacts.save(job.id!, clean, mimeType),
-    context.artifacts.save(markedCopyOf(job.id!), marked, mimeType),
+    context.artifacts.save(name, clean, mimeType),
+    context.artifacts.save(markedCopyOf(name), marked, mimeType),
     reported,
   ]);
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
   void attempt.log(
-    `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms`,
+    `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms, ` +
+      (signed ? `Content Credentials signed in ${signMs} ms` : 'no Content Credentials (unsigned)'),
   );
   return { ...artifact, markedKey: markedCopy.key };
 }

@@ -19,7 +19,7 @@ export interface Download {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function isPublicAddress(address: string): boolean {
+export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address is judged as the IPv4 it maps
   return parsed.range() === 'unicast';
@@ -31,21 +31,24 @@ function hostAllowed(hostname: string, allowed: readonly string[]): boolean {
 }
 
 /**
- * Resolves like `dns.lookup`, but refuses when any address is not public (loopback, private, link-local,
- * metadata, multicast, reserved): the connection then uses exactly the addresses that were checked, so a
- * name cannot resolve to a public address for the check and a private one for the request.
+ * Resolves like `dns.lookup`, but refuses when any address is not `allowed` (by default: not public, so
+ * not loopback, private, link-local, metadata, multicast or reserved): the connection then uses exactly the
+ * addresses that were checked, so a name cannot resolve to a public address for the check and a private
+ * one for the request. Webhook deliveries connect through it too.
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused !== undefined || addresses.length === 0) {
-      return callback(new DownloadRefused(`${hostname} resolves to a non-public address`), '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+export function guardedLookup(allowed: (address: string) => boolean = isPublicAddress): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const refused = addresses.find((entry) => !allowed(entry.address));
+      if (refused !== undefined || addresses.length === 0) {
+        return callback(new DownloadRefused(`${hostname} resolves to a non-public address`), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
 
 /**
  * Fetches a file a provider pointed us at, under a policy: https only (an `http://` link to the
@@ -54,7 +57,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  * `host:port` is the one exception, reachable over http on loopback.
  */
 export class GuardedDownloader {
-  private readonly publicAgent = new Agent({ connect: { lookup: publicOnlyLookup } });
+  private readonly publicAgent = new Agent({ connect: { lookup: guardedLookup() } });
   private readonly developmentAgent = new Agent();
 
   constructor(private readonly policy: DownloadPolicy) {}
@@ -149,7 +152,7 @@ export class GuardedDownloader {
 }
 
 /** The refusal behind a failed connection: undici may wrap what the lookup reported. */
-function refusalIn(error: unknown): DownloadRefused | null {
+export function refusalIn(error: unknown): DownloadRefused | null {
   for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
     if (cause instanceof DownloadRefused) return cause;
   }

@@ -1,5 +1,5 @@
 import type { StabilityEngine, StabilityTextToImageBody } from '@mediagen/shared';
-import { GenerationError, isRetryableStatus } from '../generation-error';
+import { GenerationError, filteredError, isRetryableStatus } from '../generation-error';
 import { NetworkError, callJson, messageFrom } from './http';
 import { ProviderOutOfCreditError } from './out-of-credit-error';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
@@ -12,8 +12,11 @@ export interface StabilityConfig {
 }
 
 interface TextToImageResponse {
-  artifacts?: { base64?: string; finishReason?: string }[];
+  artifacts?: { base64?: string; finishReason?: string; seed?: number }[];
 }
+
+/** One sample of a v1 answer: its PNG and seed, or an image Stability filtered (no usable bytes). */
+export type StabilitySample = { png: Buffer; seed: number | undefined } | { filtered: true; seed: number | undefined };
 
 /**
  * An organization out of credit answers HTTP 429, the status of a rate limit, with its own name
@@ -45,7 +48,11 @@ export class StabilityClient {
     return this.config.engine;
   }
 
-  async textToImage(body: StabilityTextToImageBody, signal?: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Every sample asked for (`body.samples`: an image set in one call), in order. A filtered sample comes
+   * back as filtered; when every one is, the call fails as filtered (the creator's tokens come back).
+   */
+  async textToImage(body: StabilityTextToImageBody, signal?: AbortSignal): Promise<StabilitySample[]> {
     const url = `${this.config.baseUrl}/v1/generation/${encodeURIComponent(this.config.engine)}/text-to-image`;
     const response = await callJson(url, {
       method: 'POST',
@@ -79,16 +86,23 @@ export class StabilityClient {
     }
     if (response.json === undefined)
       throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: 'malformed' });
-    // The spec reads the first artifact only; a filtered, failed or empty one means no image. A filtered
-    // artifact still carries (blurred) image bytes: the generation ran and was paid for.
-    const artifact = (response.json as TextToImageResponse).artifacts?.[0];
-    if (artifact?.finishReason === 'CONTENT_FILTERED') {
-      throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'content_refused' });
-    }
-    if (artifact?.base64 === undefined || artifact.finishReason === 'ERROR') {
+    // A filtered artifact still carries (blurred) image bytes: the generation ran and was paid for. A
+    // failed or empty one means no image.
+    const artifacts = ((response.json as TextToImageResponse).artifacts ?? []).slice(0, body.samples);
+    if (artifacts.length < body.samples) {
       throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'malformed' });
     }
-    return Buffer.from(artifact.base64, 'base64');
+    const samples = artifacts.map((artifact): StabilitySample | null => {
+      const seed = Number.isInteger(artifact.seed) ? artifact.seed : undefined;
+      if (artifact.finishReason === 'CONTENT_FILTERED') return { filtered: true, seed };
+      if (artifact.base64 === undefined || artifact.finishReason === 'ERROR') return null;
+      return { png: Buffer.from(artifact.base64, 'base64'), seed };
+    });
+    if (samples.some((sample) => sample === null)) {
+      throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'malformed' });
+    }
+    if (samples.every((sample) => sample !== null && 'filtered' in sample)) throw filteredError(samples.length);
+    return samples as StabilitySample[];
   }
 
   /**

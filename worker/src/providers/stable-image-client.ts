@@ -1,7 +1,7 @@
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import { IMAGE_UPSCALER, type StableImageGenerateForm } from '@mediagen/shared';
-import { GenerationError, isRetryableStatus } from '../generation-error';
+import { GenerationError, filteredError, isRetryableStatus } from '../generation-error';
 import { callForm, messageFrom, type BinaryResponse } from './http';
 import { ProviderOutOfCreditError } from './out-of-credit-error';
 import { ProviderBusyError, outcomeOfStatus, parseRetryAfter } from './provider-calls';
@@ -57,9 +57,7 @@ export class StableImageClient {
     }).catch(imageCallFailure);
     refuseUnlessOk(response);
     // A filtered image still comes back (blurred): the generation ran and was paid for, as on v1.
-    if (header(response, 'finish-reason') === 'CONTENT_FILTERED') {
-      throw GenerationError.of('IMAGE_NOT_GENERATED', { retryable: false, outcome: 'content_refused' });
-    }
+    if (header(response, 'finish-reason') === 'CONTENT_FILTERED') throw filteredError(1);
     if (!isPng(response.bytes)) {
       throw GenerationError.of('IMAGE_FAILED', { retryable: true, outcome: 'malformed' });
     }

@@ -55,8 +55,9 @@ describe(`Stability text-to-image (${stability.textToImage.source})`, () => {
 
   it('sends only documented fields to the engine path with bearer auth, and reads the first artifact', async () => {
     const server = await replaying([stability.textToImage.path, { status: 200, body: stability.textToImage.response }]);
-    const bytes = await client(server).textToImage(body('stable-diffusion-xl-1024-v1-0'));
-    expect(Buffer.from(bytes).toString('base64')).toBe(ONE_PIXEL_PNG_BASE64);
+    const [sample] = await client(server).textToImage(body('stable-diffusion-xl-1024-v1-0'));
+    expect(sample).toHaveProperty('png');
+    expect(Buffer.from((sample as { png: Buffer }).png).toString('base64')).toBe(ONE_PIXEL_PNG_BASE64);
     const [sent] = server.requests;
     expect(sent).toMatchObject({ method: 'POST', path: stability.textToImage.path });
     expect(sent!.headers.authorization).toBe('Bearer sk-test');
@@ -116,11 +117,15 @@ describe(`Stability text-to-image (${stability.textToImage.source})`, () => {
     });
   });
 
-  it('asks for one sample, whatever a stored request asked for: Stability bills every one', async () => {
+  it("asks for an image set's samples in one call, and refuses an answer with fewer images than asked for", async () => {
     const server = await replaying([stability.textToImage.path, { status: 200, body: stability.textToImage.response }]);
-    const stored = { width: 1024, height: 1024, samples: 4 } as Parameters<typeof buildStabilityBody>[1];
-    await client(server).textToImage(buildStabilityBody('four lighthouses', stored, 42));
-    expect(server.requests[0]!.body).toMatchObject({ samples: 1 });
+    const set = { width: 1024, height: 1024, samples: 4 } as Parameters<typeof buildStabilityBody>[1];
+    // The documented answer carries one artifact: a set of four cannot be made of it.
+    await expect(client(server).textToImage(buildStabilityBody('four lighthouses', set, 42))).rejects.toMatchObject({
+      code: 'IMAGE_NOT_GENERATED',
+      outcome: 'malformed',
+    });
+    expect(server.requests[0]!.body).toMatchObject({ samples: 4 });
   });
 });
 

@@ -211,7 +211,6 @@ export class WorkerHarness {
     return { job, uid, id };
   }
 
-  /** Waits until the generation has ended in the record and its job has finished in the queue. */
   /** The token movements of a generation, in order. */
   ledgerOf(id: string) {
     return this.records.db
@@ -222,6 +221,17 @@ export class WorkerHarness {
       .execute();
   }
 
+  /** What the record says a generation's paid calls cost, in US dollars. */
+  async costOf(id: string): Promise<number> {
+    const row = await this.records.db
+      .selectFrom('generations')
+      .select('cost_usd')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.cost_usd);
+  }
+
+  /** Waits until the generation has ended in the record and its job has finished in the queue. */
   async settled(kind: GenerationKind, job: Job, timeoutMs = 20_000): Promise<Settled> {
     const generation = await vi.waitUntil(
       async () => {

@@ -1,14 +1,16 @@
 import { NavLink } from 'react-router-dom';
-import { NAV_ITEMS } from './nav-items';
+import { useAuthStore } from '@/stores/auth-store';
+import { navItemsFor } from './nav-items';
 
 export function BottomBar() {
+  const items = navItemsFor(useAuthStore((state) => state.isAuthenticated));
   return (
     <nav
       aria-label="Mobile"
       className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/90 pb-[env(safe-area-inset-bottom)] backdrop-blur-lg md:hidden dark:border-slate-800 dark:bg-slate-950/90"
     >
-      <ul className="grid grid-cols-5">
-        {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
+      <ul className="grid auto-cols-fr grid-flow-col">
+        {items.map(({ to, label, icon: Icon }) => (
           <li key={to}>
             <NavLink
               to={to}

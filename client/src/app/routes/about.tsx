@@ -5,7 +5,11 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { PageHeader } from './PageHeader';
 
 const VALUES = [
-  { icon: BoltIcon, title: 'Lightning Fast', text: 'Results in seconds, with live progress while you wait.' },
+  {
+    icon: BoltIcon,
+    title: 'Lightning Fast',
+    text: 'Images and speech in seconds, videos in minutes, with live progress while you wait.',
+  },
   { icon: ShieldIcon, title: 'Enterprise Grade', text: `${UPTIME_CLAIM} uptime guarantee` },
   { icon: UsersIcon, title: 'Community Driven', text: 'Shaped by the feedback of thousands of creators.' },
 ];

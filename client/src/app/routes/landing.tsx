@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ImageIcon, VideoIcon, WaveIcon } from '@/components/ui/icons';
+import { hasSignedInHere } from '@/features/auth/returning-visitor';
 import { HeroPortrait } from '@/features/marketing/components/HeroPortrait';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAuthStore } from '@/stores/auth-store';
@@ -71,6 +72,7 @@ export function LandingPage() {
         <Suspense fallback={null}>
           <AuthModal
             variant="sign-in-or-up"
+            initialMode={hasSignedInHere() ? 'sign-in' : 'sign-up'}
             onClose={() => setAuthOpen(false)}
             onSignedIn={() => {
               setAuthOpen(false);

@@ -1,9 +1,39 @@
-import { Link, useLocation } from 'react-router-dom';
+import { CHECKOUT_OUTCOMES, CHECKOUT_RETURN_PARAM, type AccountUpdate, type CheckoutOutcome } from '@mediagen/shared';
+import { useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { CheckoutReturn } from '@/features/billing/components/CheckoutReturn';
+import { useGenerationSync } from '@/features/generations/hooks/use-generation-sync';
 import { priceLabel, readPaymentState } from '@/features/pricing/plan-price';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useAuthStore } from '@/stores/auth-store';
 
+const isCheckoutOutcome = (value: string | null): value is CheckoutOutcome =>
+  (CHECKOUT_OUTCOMES as readonly string[]).includes(value ?? '');
+
+/**
+ * /payment: where Stripe sends the browser back (`?checkout=success|canceled`), and where a plan chosen on
+ * Pricing lands when it needs no checkout (Free) or checkout is not set up on this deployment.
+ */
 export function PaymentPage() {
   useDocumentTitle('Payment');
+  const outcome = useSearchParams()[0].get(CHECKOUT_RETURN_PARAM);
+  const signedIn = useAuthStore((state) => state.isAuthenticated);
+  const [liveUpdate, setLiveUpdate] = useState<AccountUpdate | null>(null);
+  // The plan shows the moment the webhook has landed: the live socket says so.
+  useGenerationSync(signedIn && outcome === 'success', { onAccountUpdate: setLiveUpdate });
+
+  if (isCheckoutOutcome(outcome)) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-14 sm:px-6 sm:py-20">
+        <CheckoutReturn outcome={outcome} signedIn={signedIn} liveUpdate={liveUpdate} />
+      </div>
+    );
+  }
+  return <ChosenPlan />;
+}
+
+/** A plan chosen on Pricing that is not bought here: Free needs no payment; otherwise checkout is not set up. */
+function ChosenPlan() {
   const chosen = readPaymentState(useLocation().state);
 
   return (

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 
-/** `compact`: the mark alone below the sm breakpoint, where the signed-in top bar needs the room. */
-export function Logo({ compact = false }: { compact?: boolean }) {
+/** The mark and the name; the mark alone below the sm breakpoint, where the top bar's two buttons need the room. */
+export function Logo() {
   return (
     <Link
       to="/"
@@ -9,7 +9,7 @@ export function Logo({ compact = false }: { compact?: boolean }) {
       aria-label="MediaGen home"
     >
       <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
-      <span className={`text-lg text-slate-900 dark:text-white ${compact ? 'hidden sm:inline' : ''}`}>
+      <span className="hidden text-lg text-slate-900 sm:inline dark:text-white">
         Media<span className="text-gradient">Gen</span>
       </span>
     </Link>

@@ -57,6 +57,12 @@ export const GridIcon = (props: IconProps) => (
     <rect x="14" y="14" width="7" height="7" rx="1.5" />
   </Icon>
 );
+export const LibraryIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3" y="7" width="14" height="14" rx="2" />
+    <path d="M7 3h12a2 2 0 0 1 2 2v12M3 17l4-4 3 3 3-3 4 4" />
+  </Icon>
+);
 export const LogoutIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />

@@ -1,6 +1,12 @@
-import type { TokenBalance } from '@mediagen/shared';
+import { welcomeMessage } from '@mediagen/shared';
+import { getMe } from './api/get-me';
 
-/** Spec §4: the welcome toast lists the remaining image, video and speech tokens. */
-export function welcomeMessage(tokens: TokenBalance): string {
-  return `Welcome! You have ${tokens.image} image, ${tokens.video} video and ${tokens.speech} speech tokens remaining.`;
+/**
+ * Spec §4: the welcome lists the remaining tokens, here with the plan they belong to and how often it
+ * renews them (shared/src/plan-facts.ts). Loaded with the call, never with the landing page: the plan
+ * facts are shared with Pricing and the dashboard, and would otherwise join the first download.
+ */
+export async function fetchWelcomeMessage(): Promise<string> {
+  const me = await getMe();
+  return welcomeMessage(me.tokens, me.plan);
 }

@@ -2,7 +2,8 @@ export type PolicyId = 'terms' | 'privacy' | 'conduct';
 
 interface Policy {
   title: string;
-  sections: { heading: string; body: string }[];
+  /** `link`: where the section's promise is kept (the support form), shown after its text. */
+  sections: { heading: string; body: string; link?: { to: string; label: string } }[];
 }
 
 /** Static policy text shown from the dashboard footer (spec §2). */
@@ -63,6 +64,7 @@ export const POLICIES: Record<PolicyId, Policy> = {
       {
         heading: 'Enforcement',
         body: 'Accounts that break these rules may lose access to MediaGen. Report misuse to our support team.',
+        link: { to: '/support?topic=report-misuse', label: 'Report misuse' },
       },
     ],
   },

@@ -1,4 +1,4 @@
-import type { Me } from '@mediagen/shared';
+import type { AccountUpdate, Me } from '@mediagen/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { apiRequest } from '@/lib/api-client';
 
@@ -6,7 +6,10 @@ export function getMe(): Promise<Me> {
   return apiRequest<Me>('/api/me');
 }
 
-/** The signed-in user's balances, fetched fresh (the server is the authority on tokens). */
+/**
+ * The signed-in user's balances, fetched fresh (the server is the authority on tokens), and kept current by
+ * `applyUpdate` with what the server says when the plan or balance changes (the `account:update` event).
+ */
 export function useMe(enabled: boolean) {
   const [me, setMe] = useState<Me | null>(null);
 
@@ -23,7 +26,11 @@ export function useMe(enabled: boolean) {
     else setMe(null);
   }, [enabled, refresh]);
 
-  return { me, refresh };
+  const applyUpdate = useCallback((update: AccountUpdate) => {
+    setMe((current) => (current === null ? current : { ...current, ...update }));
+  }, []);
+
+  return { me, refresh, applyUpdate };
 }
 
 /** Closes the account: the server deletes its generations, files and sessions, and the sign-in account. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { UsersIcon } from '@/components/ui/icons';
 import { loadFirebaseAuth } from '@/lib/auth-client';
@@ -9,8 +9,14 @@ const DeleteAccountDialog = lazy(async () => ({
   default: (await import('./DeleteAccountDialog')).DeleteAccountDialog,
 }));
 
-/** The signed-in user's menu: who they are, their library, and closing the account. */
-export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promise<void> }) {
+interface AccountMenuProps {
+  onAccountClosed: () => Promise<void>;
+  /** The plan's entries (upgrade, manage billing), given the way to close the menu as one leads away. */
+  billingItems: (closeMenu: () => void) => ReactNode;
+}
+
+/** The signed-in user's menu: who they are, their library and plan, and closing the account. */
+export function AccountMenu({ onAccountClosed, billingItems }: AccountMenuProps) {
   const email = useAuthStore((state) => state.email);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -74,6 +80,7 @@ export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promis
       {open && (
         <div
           id={menuId}
+          data-open-menu
           className="absolute right-0 z-50 mt-2 grid w-64 gap-1 rounded-2xl border border-slate-200 bg-white p-2 shadow-xl dark:border-slate-800 dark:bg-slate-900"
         >
           <p className="truncate px-3 pt-2 text-sm text-slate-500 dark:text-slate-400" title={email}>
@@ -101,6 +108,21 @@ export function AccountMenu({ onAccountClosed }: { onAccountClosed: () => Promis
           >
             Your library
           </Link>
+          <Link
+            to="/api-keys"
+            className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+            onClick={() => setOpen(false)}
+          >
+            API keys
+          </Link>
+          <Link
+            to="/webhooks"
+            className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+            onClick={() => setOpen(false)}
+          >
+            Webhooks
+          </Link>
+          {billingItems(() => setOpen(false))}
           <button
             type="button"
             className="rounded-lg px-3 py-2 text-left text-sm font-medium text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-500/10"

@@ -2,7 +2,6 @@ import { LONG_TOAST_DURATION_MS } from '@mediagen/shared';
 import { useEffect } from 'react';
 import { notify } from '@/lib/notify';
 import { useAuthStore } from '@/stores/auth-store';
-import { welcomeMessage } from '../welcome-message';
 
 /** Spec §4: once per sign-in, a 5-second toast with the balances, then hasShownWelcome is set. */
 export function useWelcomeToast(): void {
@@ -12,10 +11,10 @@ export function useWelcomeToast(): void {
   useEffect(() => {
     if (!isAuthenticated || hasShownWelcome) return;
     let canceled = false;
-    fetchBalances().then(
-      (tokens) => {
+    fetchWelcome().then(
+      (message) => {
         if (canceled) return;
-        notify.success(welcomeMessage(tokens), { duration: LONG_TOAST_DURATION_MS });
+        notify.success(message, { duration: LONG_TOAST_DURATION_MS });
         useAuthStore.getState().welcomeShown();
       },
       // Left unset on failure so the welcome is tried again on the next visit.
@@ -27,9 +26,9 @@ export function useWelcomeToast(): void {
   }, [isAuthenticated, hasShownWelcome]);
 }
 
-// Every page runs this hook, but only a signed-in user needs the API client: it loads with the call
-// (the dashboard shares the chunk) rather than with the landing page.
-async function fetchBalances() {
-  const { getMe } = await import('../api/get-me');
-  return (await getMe()).tokens;
+// Every page runs this hook, but only a signed-in user needs the API client and the plan facts: they load
+// with the call (the dashboard and Pricing share them) rather than with the landing page.
+async function fetchWelcome() {
+  const { fetchWelcomeMessage } = await import('../welcome-message');
+  return fetchWelcomeMessage();
 }

@@ -2,12 +2,14 @@ import { authErrorMessage } from '@mediagen/shared';
 import { endSyncedSession, loadFirebaseAuth } from '@/lib/auth-client';
 import type { SocialProvider } from '@/lib/firebase-auth';
 import { useAuthStore } from '@/stores/auth-store';
+import { rememberSignedInHere } from '../returning-visitor';
 
 export type { SocialProvider };
 
 /** Spec §4: after any successful sign-in the flag is set and the email stored, before navigating on. */
 function recordSignIn(email: string): void {
   useAuthStore.getState().signedIn(email);
+  rememberSignedInHere();
 }
 
 export async function signInWithCredentials(email: string, password: string): Promise<void> {

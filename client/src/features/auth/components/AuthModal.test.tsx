@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
 import { deferred } from '@/testing/fake-firebase-auth';
 import { renderWithApp } from '@/testing/render';
+import type { CredentialMode } from '../hooks/use-credential-sign-in';
 import { AuthModal, type AuthModalVariant } from './AuthModal';
 
 const firebase = vi.hoisted(() => ({
@@ -21,10 +22,10 @@ beforeEach(async () => {
   useAuthStore.getState().signedOut();
 });
 
-function renderModal(variant: AuthModalVariant) {
+function renderModal(variant: AuthModalVariant, initialMode?: CredentialMode) {
   const onClose = vi.fn();
   const onSignedIn = vi.fn();
-  renderWithApp(<AuthModal variant={variant} onClose={onClose} onSignedIn={onSignedIn} />);
+  renderWithApp(<AuthModal variant={variant} initialMode={initialMode} onClose={onClose} onSignedIn={onSignedIn} />);
   const dialog = screen.getByRole('dialog');
   return { onClose, onSignedIn, dialog, user: userEvent.setup() };
 }
@@ -49,6 +50,12 @@ describe('sign-in/sign-up modal', () => {
     expect(screen.getByRole('alert').textContent).toBe('Password must be at least 6 characters long');
   });
 
+  it('opens on the sign-up form when asked to', () => {
+    const { dialog } = renderModal('sign-in-or-up', 'sign-up');
+    expect(screen.getByRole('dialog', { name: 'Create Account' })).toBe(dialog);
+    expect(within(dialog).getByRole('button', { name: 'Sign in instead' })).toBeDefined();
+  });
+
   it('uses an email input', () => {
     renderModal('sign-in-or-up');
     expect(email()).toHaveProperty('type', 'email');
@@ -58,7 +65,7 @@ describe('sign-in/sign-up modal', () => {
     const { user, dialog } = renderModal('sign-in-or-up');
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'secret1');
-    await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
     expect(within(dialog).getByRole('heading', { name: 'Create Account' })).toBeDefined();
     expect(email()).toHaveProperty('value', '');
     expect(password()).toHaveProperty('value', '');
@@ -86,7 +93,7 @@ describe('sign-in/sign-up modal', () => {
 
   it('creates an account in sign-up mode', async () => {
     const { user, dialog } = renderModal('sign-in-or-up');
-    await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
     await user.type(email(), 'new@example.com');
     await user.type(password(), 'secret1');
     await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
@@ -100,11 +107,13 @@ describe('sign-in/sign-up modal', () => {
       message: 'Firebase: Error',
     });
     const { user, dialog, onSignedIn } = renderModal('sign-in-or-up');
-    await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'secret1');
     await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
-    expect(await screen.findByText(AUTH_MESSAGES.emailInUse)).toBeDefined();
+    // Said in the dialog, not by a toast over it.
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(AUTH_MESSAGES.emailInUse);
+    expect(screen.getAllByText(AUTH_MESSAGES.emailInUse)).toHaveLength(1);
     expect(onSignedIn).not.toHaveBeenCalled();
   });
 
@@ -130,12 +139,22 @@ describe('sign-in/sign-up modal', () => {
     expect(firebase.fake.signInWithProvider).toHaveBeenCalledWith('Google');
     expect(onSignedIn).toHaveBeenCalledOnce();
   });
+
+  it('says a blocked popup in the dialog, and clears it on the next try', async () => {
+    firebase.fake.signInWithProvider.mockRejectedValueOnce({ code: 'auth/popup-blocked', message: 'Firebase: Error' });
+    const { user, dialog, onSignedIn } = renderModal('sign-in-or-up');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue with Google' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/popup was blocked/);
+    await user.click(within(dialog).getByRole('button', { name: 'Continue with Google' }));
+    expect(await screen.findByText('Successfully signed in with Google!')).toBeDefined();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(onSignedIn).toHaveBeenCalledOnce();
+  });
 });
 
-describe('sign-in-only modal', () => {
-  it('has no length rule and no mode toggle', async () => {
-    const { user, dialog } = renderModal('sign-in-only');
-    expect(within(dialog).queryByRole('button', { name: 'Create one' })).toBeNull();
+describe('sign-in-to-continue modal', () => {
+  it('has no length rule when signing in', async () => {
+    const { user, dialog } = renderModal('sign-in-to-continue');
     await user.type(email(), 'ada@example.com');
     await user.type(password(), '123');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
@@ -144,22 +163,36 @@ describe('sign-in-only modal', () => {
   });
 
   it('still requires both fields', async () => {
-    const { user, dialog } = renderModal('sign-in-only');
+    const { user, dialog } = renderModal('sign-in-to-continue');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     expect(screen.getByRole('alert').textContent).toBe(AUTH_MESSAGES.fillAllFields);
   });
 
   it("reads 'Signing in...' while busy", async () => {
     firebase.fake.signInWithEmail.mockReturnValueOnce(deferred<string>().promise);
-    const { user, dialog } = renderModal('sign-in-only');
+    const { user, dialog } = renderModal('sign-in-to-continue');
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'pw');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     expect(within(dialog).getByRole('button', { name: 'Signing in...' })).toHaveProperty('disabled', true);
   });
 
+  it('lets a newcomer create an account there and then', async () => {
+    const { user, dialog, onSignedIn } = renderModal('sign-in-to-continue');
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(screen.getByRole('dialog', { name: 'Create Account' })).toBeDefined();
+    await user.type(email(), 'new@example.com');
+    await user.type(password(), '123');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
+    expect(screen.getByRole('alert').textContent).toBe('Password must be at least 6 characters long');
+    await user.type(password(), '456');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
+    expect(firebase.fake.signUpWithEmail).toHaveBeenCalledWith('new@example.com', '123456');
+    expect(onSignedIn).toHaveBeenCalledOnce();
+  });
+
   it('closes on a backdrop click', async () => {
-    const { user, onClose } = renderModal('sign-in-only');
+    const { user, onClose } = renderModal('sign-in-to-continue');
     await user.click(screen.getByTestId('modal-backdrop'));
     expect(onClose).toHaveBeenCalledOnce();
   });

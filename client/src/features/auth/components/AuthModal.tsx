@@ -8,26 +8,30 @@ import { useSocialSignIn } from '../hooks/use-social-sign-in';
 import { OrDivider, SocialSignInButtons } from './SocialSignInButtons';
 
 /**
- * 'sign-in-or-up': the landing modal (mode toggle, 6-character rule, close button only).
- * 'sign-in-only': the dashboard's prompt (required fields only, also closes on a backdrop click).
+ * 'sign-in-or-up': the landing modal (6-character rule, close button only).
+ * 'sign-in-to-continue': the dashboard's prompt (required fields only when signing in, also closes on a
+ * backdrop click). Both offer to create an account: a newcomer meets this dialog before any other form.
  */
-export type AuthModalVariant = 'sign-in-or-up' | 'sign-in-only';
+export type AuthModalVariant = 'sign-in-or-up' | 'sign-in-to-continue';
 
 interface AuthModalProps {
   variant: AuthModalVariant;
+  /** Which form shows first; the creator can switch. */
+  initialMode?: CredentialMode;
   onClose: () => void;
   onSignedIn: () => void;
 }
 
-export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
-  const [mode, setMode] = useState<CredentialMode>('sign-in');
+export function AuthModal({ variant, initialMode = 'sign-in', onClose, onSignedIn }: AuthModalProps) {
+  const [mode, setMode] = useState<CredentialMode>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn);
-  const social = useSocialSignIn(onSignedIn);
+  // A failure is said in the dialog, beside the fields: a toast would sit over the open dialog.
+  const { submitting, submitCredentials } = useCredentialSignIn(onSignedIn, setProblem);
+  const social = useSocialSignIn(onSignedIn, setProblem);
   const problemId = useId();
-  const signInOnly = variant === 'sign-in-only';
+  const toContinue = variant === 'sign-in-to-continue';
 
   useEffect(() => {
     // Warm the SDK while the user types, so submitting does not wait for the download.
@@ -43,22 +47,26 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const invalid = validateCredentials(email, password, { enforceLength: !signInOnly });
+    // A new password always meets the length rule (the auth service refuses a shorter one anyway).
+    const invalid = validateCredentials(email, password, { enforceLength: mode === 'sign-up' || !toContinue });
     setProblem(invalid);
     if (invalid !== null) return;
     await submitCredentials(mode, email, password);
   }
 
   const idleLabel = mode === 'sign-up' ? 'Sign Up' : 'Sign In';
-  const busyLabel = signInOnly ? 'Signing in...' : 'Processing...';
-  const title = mode === 'sign-up' ? 'Create Account' : signInOnly ? 'Sign in to continue' : 'Sign In';
+  const busyLabel = toContinue && mode === 'sign-in' ? 'Signing in...' : 'Processing...';
+  const title = mode === 'sign-up' ? 'Create Account' : toContinue ? 'Sign in to continue' : 'Sign In';
 
   return (
-    <Modal title={title} onClose={onClose} closeOnBackdropClick={signInOnly}>
+    <Modal title={title} onClose={onClose} closeOnBackdropClick={toContinue}>
       <SocialSignInButtons
         pendingProvider={social.pendingProvider}
         disabled={submitting}
-        onSelect={(provider) => void social.signInWith(provider)}
+        onSelect={(provider) => {
+          setProblem(null);
+          void social.signInWith(provider);
+        }}
       />
       <OrDivider />
       <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
@@ -88,18 +96,16 @@ export function AuthModal({ variant, onClose, onSignedIn }: AuthModalProps) {
           {submitting ? busyLabel : idleLabel}
         </button>
       </form>
-      {!signInOnly && (
-        <p className="mt-5 text-center text-sm text-slate-600 dark:text-slate-400">
-          {mode === 'sign-in' ? "Don't have an account?" : 'Already have an account?'}{' '}
-          <button
-            type="button"
-            className="font-semibold text-violet-600 underline-offset-4 hover:underline dark:text-violet-400"
-            onClick={toggleMode}
-          >
-            {mode === 'sign-in' ? 'Create one' : 'Sign in instead'}
-          </button>
-        </p>
-      )}
+      <p className="mt-5 text-center text-sm text-slate-600 dark:text-slate-400">
+        {mode === 'sign-in' ? "Don't have an account?" : 'Already have an account?'}{' '}
+        <button
+          type="button"
+          className="font-semibold text-violet-700 underline-offset-4 hover:underline dark:text-violet-300"
+          onClick={toggleMode}
+        >
+          {mode === 'sign-in' ? 'Create account' : 'Sign in instead'}
+        </button>
+      </p>
     </Modal>
   );
 }

@@ -5,8 +5,16 @@ import { describeAuthError, signInWithCredentials, signUpWithCredentials } from 
 
 export type CredentialMode = 'sign-in' | 'sign-up';
 
-/** Email and password sign-in or sign-up, with the spec's toasts, for every form that offers it. */
-export function useCredentialSignIn(onSignedIn: () => void) {
+/** Where a failed sign-in is said: a toast (the spec's, on /login) unless the form says it itself. */
+export type SayAuthProblem = (message: string) => void;
+
+export const sayByToast: SayAuthProblem = (message) => notify.error(message);
+
+/**
+ * Email and password sign-in or sign-up, with the spec's toasts, for every form that offers it. A dialog
+ * passes `sayProblem` to say a failure inside itself: toasts never cover an open dialog.
+ */
+export function useCredentialSignIn(onSignedIn: () => void, sayProblem: SayAuthProblem = sayByToast) {
   const [submitting, setSubmitting] = useState(false);
 
   async function submitCredentials(mode: CredentialMode, email: string, password: string) {
@@ -21,7 +29,7 @@ export function useCredentialSignIn(onSignedIn: () => void) {
       }
       onSignedIn();
     } catch (error) {
-      notify.error(describeAuthError(error));
+      sayProblem(describeAuthError(error));
     } finally {
       setSubmitting(false);
     }

@@ -7,8 +7,9 @@ import {
   signInWithSocialProvider,
   type SocialProvider,
 } from '../api/auth-actions';
+import { sayByToast, type SayAuthProblem } from './use-credential-sign-in';
 
-export function useSocialSignIn(onSignedIn: () => void) {
+export function useSocialSignIn(onSignedIn: () => void, sayProblem: SayAuthProblem = sayByToast) {
   const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
 
   async function signInWith(provider: SocialProvider) {
@@ -18,7 +19,7 @@ export function useSocialSignIn(onSignedIn: () => void) {
       notify.success(socialSignInSuccess(provider));
       onSignedIn();
     } catch (error) {
-      if (!isPopupDismissal(error)) notify.error(describeAuthError(error));
+      if (!isPopupDismissal(error)) sayProblem(describeAuthError(error));
     } finally {
       setPendingProvider(null);
     }

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { SUPPORT_PATH } from '@mediagen/shared';
 import { Modal } from '@/components/ui/Modal';
 import { POLICIES, type PolicyId } from '../policies';
 
@@ -24,6 +26,12 @@ export function DashboardFooter() {
               {POLICIES[id].title}
             </button>
           ))}
+          <Link
+            to={SUPPORT_PATH}
+            className="inline-flex min-h-11 items-center px-1 underline-offset-4 hover:text-violet-600 hover:underline dark:hover:text-violet-400"
+          >
+            Contact support
+          </Link>
         </nav>
       </div>
       {policy !== null && (
@@ -33,6 +41,14 @@ export function DashboardFooter() {
               <section key={section.heading}>
                 <h3 className="mb-1 font-semibold text-slate-900 dark:text-white">{section.heading}</h3>
                 <p className="leading-relaxed">{section.body}</p>
+                {section.link !== undefined && (
+                  <Link
+                    to={section.link.to}
+                    className="mt-2 inline-flex min-h-11 items-center font-medium text-violet-700 underline-offset-4 hover:underline dark:text-violet-300"
+                  >
+                    {section.link.label}
+                  </Link>
+                )}
               </section>
             ))}
           </div>

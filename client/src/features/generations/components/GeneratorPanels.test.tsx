@@ -71,15 +71,32 @@ describe('image panel', () => {
 
   it('with 0 image tokens left, says when they renew, and a click gets the exhausted toast at once', async () => {
     const resetsAt = new Date(Date.now() + 12.5 * 24 * 3600 * 1000).toISOString();
-    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt });
+    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt, plan: 'free' });
     await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
     const button = screen.getByRole('button', { name: 'Generate Image' });
     expect(screen.getByText(/^No image tokens left\. They renew on /)).toBeDefined();
     expect(button.getAttribute('aria-describedby')).toBeTruthy();
     await user.click(button);
-    expect(await screen.findByText(tokensExhaustedMessage(13))).toBeDefined();
+    expect(
+      await screen.findByText(
+        'Your free tokens are over. Tokens will reset in 13 days. Please purchase a subscription for unlimited access.',
+      ),
+    ).toBeDefined();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.queryByText('Preparing to generate image...')).toBeNull();
+  });
+
+  it("tells a Pro creator out of image tokens about their plan's tokens, not free ones", async () => {
+    const resetsAt = new Date(Date.now() + 2.5 * 24 * 3600 * 1000).toISOString();
+    const { user } = renderPanel(ImagePanel, true, { left: 0, resetsAt, plan: 'pro' });
+    await user.type(screen.getByLabelText('Image prompt'), 'a lighthouse at dusk');
+    await user.click(screen.getByRole('button', { name: 'Generate Image' }));
+    expect(
+      await screen.findByText(
+        "Your Pro plan's image tokens for this period are used up. They renew in 3 days. Upgrade your plan for more.",
+      ),
+    ).toBeDefined();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('refuses a blocked prompt at once, with no "Preparing…" and no request', async () => {
@@ -305,7 +322,7 @@ describe('video panel', () => {
   it('keeps the exhausted-tokens toast for 5 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const message = tokensExhaustedMessage(12);
+      const message = tokensExhaustedMessage({ plan: 'free', kind: 'video', renewsInMs: 12 * 24 * 3600 * 1000 });
       fetchMock.mockResolvedValueOnce(jsonAnswer(402, { error: { code: 'TOKENS_EXHAUSTED', message } }));
       const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
       renderWithApp(<VideoPanel signedIn onRequireSignIn={vi.fn()} onBalanceChange={vi.fn()} />);

@@ -1,11 +1,14 @@
 import {
   ASPECT_RATIOS,
+  DEFAULT_PLAN_RULES,
+  MAX_IMAGE_SAMPLES,
   IMAGE_MODEL_RULES,
   IMAGE_MODELS,
   MAX_IMAGE_SEED,
   PLAN_IMAGE_MODELS,
   STABILITY_STYLE_PRESETS,
   type AspectRatio,
+  type ImageDetails,
   type ImageModel,
   type ImageResolution,
   type PlanId,
@@ -26,6 +29,8 @@ export interface ImageChoices {
   negativePrompt: string;
   /** Digits as typed; blank is a random seed. */
   seed: string;
+  /** Images in the set, each one image token (the plan caps it). */
+  count: number;
 }
 
 export const DEFAULT_IMAGE_CHOICES: ImageChoices = {
@@ -35,7 +40,28 @@ export const DEFAULT_IMAGE_CHOICES: ImageChoices = {
   stylePreset: '',
   negativePrompt: '',
   seed: '',
+  count: 1,
 };
+
+const IMAGE_COUNTS = Array.from({ length: MAX_IMAGE_SAMPLES }, (_, index) => index + 1);
+
+/**
+ * The choices an image was made with, its seed the one given: what "same seed again" opens the panel
+ * with. A model the plan no longer includes falls back to the plan's own, as a run again does.
+ */
+export function choicesOf(image: ImageDetails, seed: number, plan: PlanId): ImageChoices {
+  const model = image.model !== undefined && PLAN_IMAGE_MODELS[plan].models.includes(image.model) ? image.model : null;
+  return {
+    model,
+    aspectRatio: image.aspectRatio ?? DEFAULT_IMAGE_CHOICES.aspectRatio,
+    resolution: image.resolution === '4k' && PLAN_IMAGE_MODELS[plan].resolutions.includes('4k') ? '4k' : 'standard',
+    stylePreset: image.stylePreset ?? '',
+    negativePrompt: image.negativePrompt ?? '',
+    seed: String(seed),
+    // The one picture of that seed: a set would go on with the seeds after it.
+    count: 1,
+  };
+}
 
 const SHAPE_NAMES: Record<AspectRatio, string> = {
   '1:1': 'Square',
@@ -61,6 +87,7 @@ export function imageRequestFields(choices: ImageChoices, plan: PlanId) {
     ...(rules.stylePreset && choices.stylePreset !== '' ? { stylePreset: choices.stylePreset } : {}),
     ...(rules.negativePrompt && negativePrompt !== '' ? { negativePrompt } : {}),
     ...(choices.seed === '' ? {} : { seed: Number(choices.seed) }),
+    ...(choices.count > 1 ? { samples: choices.count } : {}),
   };
 }
 
@@ -78,7 +105,13 @@ export function ImageSettings({ value, plan, disabled, onChange }: ImageSettings
   const rules = IMAGE_MODEL_RULES[model];
   const fourK = allowed.resolutions.includes('4k');
   const set = (change: Partial<ImageChoices>) => onChange({ ...value, ...change });
-  const summary = [rules.title, value.aspectRatio, value.resolution === '4k' ? '4K' : 'Standard'].join(' · ');
+  const maxImages = DEFAULT_PLAN_RULES[plan].limits.maxImagesPerRequest;
+  const summary = [
+    rules.title,
+    value.aspectRatio,
+    value.resolution === '4k' ? '4K' : 'Standard',
+    ...(value.count > 1 ? [`${value.count} images`] : []),
+  ].join(' · ');
 
   return (
     <PanelSettings label="Image settings" summary={summary}>
@@ -121,6 +154,25 @@ export function ImageSettings({ value, plan, disabled, onChange }: ImageSettings
           </option>
         </SelectField>
       </div>
+      <SelectField
+        label="Number of images"
+        value={String(value.count)}
+        disabled={disabled}
+        hint={value.count > 1 ? `Uses ${value.count} image tokens, one per image.` : undefined}
+        onChange={(count) => set({ count: Number(count) })}
+      >
+        {IMAGE_COUNTS.map((count) => {
+          const included = count <= maxImages;
+          const unlockedBy = included
+            ? undefined
+            : planUnlocking((p) => DEFAULT_PLAN_RULES[p].limits.maxImagesPerRequest >= count);
+          return (
+            <option key={count} value={count} disabled={!included}>
+              {lockedLabel(String(count), unlockedBy)}
+            </option>
+          );
+        })}
+      </SelectField>
       <SelectField
         label="Style"
         value={value.stylePreset}

@@ -5,6 +5,7 @@ import { notify } from '@/lib/notify';
 import { useSpeechModel } from '../api/get-speech-model';
 import { useGenerationJob } from '../hooks/use-generation-job';
 import { speechSummary } from '../speech-texts';
+import { FreeMarkNotice } from './FreeMarkNotice';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationStatus } from './GenerationStatus';
@@ -30,7 +31,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
   function generate() {
     if (!signedIn) return onRequireSignIn();
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
-    if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
+    if (outOfTokens && balance) return job.refuseExhausted(balance);
     const { language, voice } = customization;
     if (language === '' || voice === '') {
       notify.error(ERROR_MESSAGES.SPEECH_OPTIONS_REQUIRED);
@@ -128,6 +129,7 @@ export function SpeechPanel({ signedIn, onRequireSignIn, onBalanceChange, balanc
           />
         </div>
       )}
+      {audio && <FreeMarkNotice plan={balance?.plan} />}
     </PanelCard>
   );
 }

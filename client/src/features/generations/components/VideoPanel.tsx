@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { VideoIcon } from '@/components/ui/icons';
+import { useGenerateAfterSignIn } from '../hooks/use-generate-after-sign-in';
 import { useGenerationJob } from '../hooks/use-generation-job';
+import { FreeMarkNotice } from './FreeMarkNotice';
 import { GenerateButton } from './GenerateButton';
 import { OutOfTokensHint } from './OutOfTokensHint';
 import { GenerationStatus } from './GenerationStatus';
@@ -27,10 +29,12 @@ export function VideoPanel({
   });
   const video = job.generation?.status === 'completed' ? job.generation.result : undefined;
 
+  const generateAfterSignIn = useGenerateAfterSignIn(signedIn, generate);
+
   function generate() {
-    if (!signedIn) return onRequireSignIn();
+    if (!signedIn) return onRequireSignIn(prompt.trim() === '' ? undefined : generateAfterSignIn);
     // Spec §4: a generation without a token is refused with the exhausted toast; known here, it needs no request.
-    if (outOfTokens && balance) return job.refuseExhausted(balance.resetsAt);
+    if (outOfTokens && balance) return job.refuseExhausted(balance);
     void job.submit({ kind: 'video', prompt, ...videoRequestFields(choices, plan) });
   }
 
@@ -70,6 +74,7 @@ export function VideoPanel({
           </video>
         )}
       </ResultFrame>
+      {video && <FreeMarkNotice plan={balance?.plan} />}
     </PanelCard>
   );
 }

@@ -1,9 +1,7 @@
 import {
-  daysUntilReset,
   ERROR_MESSAGES,
   isFinalStatus,
   LONG_TOAST_DURATION_MS,
-  TOKEN_RESET_PERIOD_MS,
   tokensExhaustedMessage,
   type Generation,
   type GenerationKind,
@@ -14,6 +12,7 @@ import { ApiRequestError } from '@/lib/api-client';
 import { notify, type ToastId } from '@/lib/notify';
 import { createGeneration } from '../api/create-generation';
 import { cancelAndAnnounce, type CancelOutcome } from '../cancel-and-announce';
+import type { PanelBalance } from '../components/generator-panel-props';
 import type { ResetRunningDialogProps } from '../components/ResetRunningDialog';
 import { keptRunningMessage, KIND_TEXTS, resetMessage, tokenOutcomeMessage } from '../kind-texts';
 import { useCurrentGeneration, useGenerationsStore } from '../stores/generations-store';
@@ -24,7 +23,7 @@ export interface GenerationJob {
   busy: boolean;
   submit: (input: GenerationRequestInput) => Promise<void>;
   /** Says the kind's tokens are spent, as the server would (its balance says 0 until `resetsAt`). */
-  refuseExhausted: (resetsAt: string) => void;
+  refuseExhausted: (balance: PanelBalance) => void;
   /** The generation is queued or running: it can be canceled. */
   running: boolean;
   /** A cancel is on its way to the API. */
@@ -85,9 +84,9 @@ export function useGenerationJob(
     }
   }
 
-  function refuseExhausted(resetsAt: string) {
-    const days = daysUntilReset(Date.parse(resetsAt) - TOKEN_RESET_PERIOD_MS, Date.now());
-    notify.error(tokensExhaustedMessage(days), { duration: LONG_TOAST_DURATION_MS });
+  function refuseExhausted({ plan, resetsAt }: PanelBalance) {
+    const renewsInMs = Date.parse(resetsAt) - Date.now();
+    notify.error(tokensExhaustedMessage({ plan, kind, renewsInMs }), { duration: LONG_TOAST_DURATION_MS });
   }
 
   const running = generation !== undefined && !isFinalStatus(generation.status);

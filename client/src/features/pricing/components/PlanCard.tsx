@@ -1,14 +1,17 @@
-import type { BillingPeriod, Plan } from '@mediagen/shared';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { SUPPORT_PATH, type BillingPeriod, type Plan } from '@mediagen/shared';
 import { CheckIcon, CloseIcon } from '@/components/ui/icons';
 import { priceLabel } from '../plan-price';
 
 interface PlanCardProps {
   plan: Plan;
   period: BillingPeriod;
-  onChoose: (plan: Plan) => void;
+  /** What the card offers its reader (choose, upgrade, manage): the page decides from who is reading. */
+  action: ReactNode;
 }
 
-export function PlanCard({ plan, period, onChoose }: PlanCardProps) {
+export function PlanCard({ plan, period, action }: PlanCardProps) {
   const price = priceLabel(plan, period);
   return (
     <article
@@ -35,23 +38,27 @@ export function PlanCard({ plan, period, onChoose }: PlanCardProps) {
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2 text-slate-700 dark:text-slate-300">
             <CheckIcon className="size-5 shrink-0 text-emerald-500" />
-            {feature}
+            {/* A plan's support line is a promise: it leads to where support is reached. */}
+            {/support/i.test(feature) ? (
+              <Link
+                to={SUPPORT_PATH}
+                className="underline decoration-violet-400 underline-offset-4 hover:text-violet-700 dark:hover:text-violet-300"
+              >
+                {feature}
+              </Link>
+            ) : (
+              feature
+            )}
           </li>
         ))}
         {plan.limitations?.map((limitation) => (
-          <li key={limitation} className="flex gap-2 text-slate-400 dark:text-slate-500">
+          <li key={limitation} className="flex gap-2 text-slate-500 dark:text-slate-400">
             <CloseIcon className="size-5 shrink-0" />
             {limitation}
           </li>
         ))}
       </ul>
-      <button
-        type="button"
-        className={`mt-8 w-full ${plan.highlighted ? 'btn-primary' : 'btn-secondary'}`}
-        onClick={() => onChoose(plan)}
-      >
-        {plan.buttonText}
-      </button>
+      {action}
     </article>
   );
 }

@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { PaymentPage } from '@/app/routes/payment';
-import { PricingPlans } from './PricingPlans';
+import { PricingPage } from '@/app/routes/pricing';
 
 function renderPricing() {
   render(
     <MemoryRouter initialEntries={['/pricing']}>
       <Routes>
-        <Route path="/pricing" element={<PricingPlans />} />
+        <Route path="/pricing" element={<PricingPage />} />
         <Route path="/payment" element={<PaymentPage />} />
       </Routes>
     </MemoryRouter>,
@@ -38,14 +38,11 @@ describe('pricing plans', () => {
     expect(price('pro')).toBe('$29/month');
   });
 
-  it('carry the chosen plan and period to /payment', async () => {
+  it('carry Free to /payment, which says it needs no payment', async () => {
     const user = renderPricing();
-    await user.click(screen.getByRole('button', { name: 'Yearly (Save 20%)' }));
-    await user.click(screen.getByRole('button', { name: 'Contact Sales' }));
+    await user.click(screen.getByRole('button', { name: 'Get Started' }));
     expect(screen.getByRole('heading', { name: 'Payment' })).toBeDefined();
-    expect(screen.getByText('Enterprise')).toBeDefined();
-    expect(screen.getByText(/\$949\/year/)).toBeDefined();
-    expect(screen.getByText(/Checkout is not available yet/)).toBeDefined();
+    expect(screen.getByText(/The Free plan needs no payment/)).toBeDefined();
   });
 });
 

@@ -1,18 +1,11 @@
 import { PLANS, type BillingPeriod, type Plan } from '@mediagen/shared';
-import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import type { PaymentState } from '../plan-price';
+import { useState, type ReactNode } from 'react';
 import { BillingToggle } from './BillingToggle';
 import { PlanCard } from './PlanCard';
 
-export function PricingPlans() {
+/** The plans side by side for the chosen period; each card's action is the page's to give. */
+export function PricingPlans({ actionFor }: { actionFor: (plan: Plan, period: BillingPeriod) => ReactNode }) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
-  const navigate = useNavigate();
-
-  function choose(plan: Plan) {
-    const state: PaymentState = { planId: plan.id, period };
-    void navigate(plan.buttonLink, { state });
-  }
 
   return (
     <div className="grid gap-12">
@@ -21,7 +14,7 @@ export function PricingPlans() {
       </div>
       <div className="grid gap-8 lg:grid-cols-3 lg:items-stretch">
         {PLANS.map((plan) => (
-          <PlanCard key={plan.id} plan={plan} period={period} onChoose={choose} />
+          <PlanCard key={plan.id} plan={plan} period={period} action={actionFor(plan, period)} />
         ))}
       </div>
     </div>

@@ -1,3 +1,4 @@
+import type { PlanId } from '@mediagen/shared';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '@/components/ui/Spinner';
@@ -8,10 +9,12 @@ interface LibraryGridProps {
   library: Library;
   filtered: boolean;
   onClearFilters: () => void;
+  /** The owner's plan, for the note on marked results; absent until known. */
+  plan?: PlanId | undefined;
 }
 
 /** The items, loading more as the end comes into view (and with a button, for keyboards), or a state. */
-export function LibraryGrid({ library, filtered, onClearFilters }: LibraryGridProps) {
+export function LibraryGrid({ library, filtered, onClearFilters, plan }: LibraryGridProps) {
   const { items, loading, loadingMore, error, hasMore, loadMore, retry } = library;
   const sentinel = useRef<HTMLDivElement>(null);
 
@@ -57,7 +60,7 @@ export function LibraryGrid({ library, filtered, onClearFilters }: LibraryGridPr
     <div className="grid gap-6">
       <ul aria-label="Your generations" className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
         {items.map((generation) => (
-          <LibraryItem key={generation.id} generation={generation} />
+          <LibraryItem key={generation.id} generation={generation} plan={plan} />
         ))}
       </ul>
       {error !== null && (

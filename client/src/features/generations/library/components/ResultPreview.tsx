@@ -1,13 +1,34 @@
 import { isFinalStatus, type Generation } from '@mediagen/shared';
 import { ImageIcon, VideoIcon, WaveIcon } from '@/components/ui/icons';
 import { ProgressBar } from '@/components/ui/ProgressBar';
+import { ImageSetGrid } from '../../components/ImageSetGrid';
 import { progressMessage, queueMessage } from '../../kind-texts';
 
 const KIND_ICONS = { image: ImageIcon, video: VideoIcon, speech: WaveIcon };
 
-/** The result itself (view or play), or what stands in for it: progress, the error, or an expired file. */
-export function ResultPreview({ generation }: { generation: Generation }) {
+/**
+ * The result itself (view or play), or what stands in for it: progress, the error, or an expired file. An
+ * image set shows as a grid with its count, each image downloadable and asked for again by its seed.
+ */
+export function ResultPreview({
+  generation,
+  onSameSeed,
+}: {
+  generation: Generation;
+  onSameSeed?: (seed: number) => void;
+}) {
   const { kind, result, prompt } = generation;
+  const setSize = generation.outputs?.length ?? 0;
+  if (kind === 'image' && setSize > 1) {
+    return (
+      <div className="relative">
+        <ImageSetGrid generation={generation} {...(onSameSeed === undefined ? {} : { onSameSeed })} />
+        <span className="absolute left-2 top-2 rounded-full bg-slate-900/80 px-2 py-0.5 text-xs font-semibold text-white">
+          {setSize} images
+        </span>
+      </div>
+    );
+  }
   if (result !== undefined) {
     if (kind === 'image') {
       return (

@@ -1,12 +1,23 @@
-import type { GenerationEvent, GenerationRecord } from '@mediagen/core';
-import { MAX_PROGRESS_BEFORE_COMPLETION, type Generation, type QueuePosition } from '@mediagen/shared';
+import type { EventOutput, GenerationEvent } from '../lifecycle/generation-events';
+import type { GenerationRecord } from '../lifecycle/generation-record';
+import { isMissingOutput, missingReasonOf } from '../queue/generation-jobs';
+import {
+  MAX_PROGRESS_BEFORE_COMPLETION,
+  type Generation,
+  type GenerationOutput,
+  type QueuePosition,
+} from '@mediagen/shared';
 import type { Submission } from './submission';
 
 /** What a transition leaves behind, whether read from the record or heard on the update channel. */
 export type GenerationState = Pick<
   GenerationEvent,
-  'id' | 'kind' | 'status' | 'version' | 'token' | 'paidCalls' | 'error' | 'artifact'
-> & { createdAt: Date | string; updatedAt: Date | string; artifactExpiredAt: Date | string | null };
+  'id' | 'kind' | 'status' | 'version' | 'token' | 'paidCalls' | 'error' | 'artifact' | 'tokenCount' | 'tokensReturned'
+> & { outputs: EventOutput[] | null } & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  artifactExpiredAt: Date | string | null;
+};
 
 export interface ViewExtras {
   /** The latest progress a worker published for this version, if any. */
@@ -42,10 +53,19 @@ export function generationView(
     createdAt: iso(state.createdAt),
     updatedAt: iso(state.updatedAt),
     prompt: submission.prompt,
+    tokenCount: state.tokenCount,
+    tokensReturned: state.tokensReturned,
   };
   if (submission.speech !== undefined) generation.speech = submission.speech;
+  if (submission.image !== undefined) generation.image = submission.image;
   if (state.status === 'completed' && state.artifact !== null) {
+    // `result` stays the first file, for clients that read one; `outputs` is every output of a set.
     generation.result = { url: artifactUrl(state.artifact.key), mimeType: state.artifact.mimeType };
+    const seed = submission.image === undefined ? {} : { seed: submission.image.seed };
+    generation.outputs =
+      state.outputs === null || state.outputs.length === 0
+        ? [{ ...generation.result, ...seed }]
+        : state.outputs.map((output) => outputView(output, artifactUrl));
   }
   if (state.status === 'completed' && state.artifactExpiredAt !== null) {
     generation.resultExpiredAt = iso(state.artifactExpiredAt);
@@ -55,6 +75,16 @@ export function generationView(
   }
   if (state.status === 'queued' && extras.queue !== undefined) generation.queue = extras.queue;
   return generation;
+}
+
+function outputView(output: EventOutput, artifactUrl: (key: string) => string): GenerationOutput {
+  const seed = output.seed === undefined ? {} : { seed: output.seed };
+  if (isMissingOutput(output)) {
+    return missingReasonOf(output) === 'filtered'
+      ? { missing: 'filtered', filtered: true, ...seed }
+      : { missing: 'failed', ...seed };
+  }
+  return { url: artifactUrl(output.key), mimeType: output.mimeType, ...seed };
 }
 
 /** A record as the state a transition announced (for replaying the record after a missed announcement). */
@@ -68,6 +98,21 @@ export function stateOfRecord(record: GenerationRecord): GenerationState {
     paidCalls: record.paidCalls,
     error: record.error,
     artifact: record.artifact === null ? null : { key: record.artifact.key, mimeType: record.artifact.mimeType },
+    tokenCount: record.tokenCount,
+    tokensReturned: record.tokensReturned,
+    // As announced: a set's every output, none for a generation of one file (`artifact` is it).
+    outputs:
+      record.outputs.length > 1 || record.outputs.some(isMissingOutput)
+        ? record.outputs.map((output) =>
+            isMissingOutput(output)
+              ? output
+              : {
+                  key: output.key,
+                  mimeType: output.mimeType,
+                  ...(output.seed === undefined ? {} : { seed: output.seed }),
+                },
+          )
+        : null,
     artifactExpiredAt: record.artifactExpiredAt,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -1,5 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/**
+ * Several servers verify each other's artifact URLs (and workers sign the links in webhook payloads), so a
+ * random per-process secret would not do; this fixed value is only used in development mode, and the
+ * server's boot log says so.
+ */
+export const DEV_ARTIFACT_URL_SECRET = 'mediagen-development-artifact-url-secret-do-not-use-in-production';
+
 export type ArtifactLinkCheck = { ok: true; remainingSeconds: number } | { ok: false; reason: 'invalid' | 'expired' };
 
 /**
