@@ -132,7 +132,7 @@ async function expectClosedForGood(account: Account, answers: readonly Answer[])
   // Signing up again with the same email: the spent video stays spent.
   const again = apiClient(server.origin, await createTestUser(user.email));
   const me = await again.me();
-  expect(me.status).toBe(200);
+  expect(me.status, JSON.stringify(me.body)).toBe(200);
   expect(me.body.tokens).toMatchObject({ video: DEFAULT_PLAN_RULES.free.allowance.video - 1 });
   expect((await again.submit(videoRequest())).status).toBe(402);
 }

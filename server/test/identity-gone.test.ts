@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailHash } from '@mediagen/core';
+import { changeEmulatorUserEmail } from '@mediagen/testing';
 import { createTestUser, deleteOwnAccount, authEmulatorHost } from '@mediagen/testing/vitest';
 import type { TestApp, TestContext } from './support/app';
 import { apiClient, imageRequest, submitCompleted, videoRequest } from './support/requests';
@@ -100,7 +101,7 @@ describe('an identity deleted at the identity service', () => {
     const earlier = await createTestUser();
     const { image } = await accountInUse(earlier);
     // The earlier user moves to another address; the old one is free for a new sign-up.
-    await changeEmail(earlier, `moved-${earlier.email}`);
+    await changeEmulatorUserEmail(authEmulatorHost(), earlier.idToken, `moved-${earlier.email}`);
 
     const later = apiClient(server.origin, await createTestUser(earlier.email));
     expect((await later.me()).body.tokens).toEqual({ image: 1, video: 1, speech: 2 });
@@ -108,15 +109,3 @@ describe('an identity deleted at the identity service', () => {
     expect(await filesOf(image.id)).not.toEqual([]);
   });
 });
-
-async function changeEmail(user: TestUser, email: string): Promise<void> {
-  const response = await fetch(
-    `http://${authEmulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:update?key=any`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ idToken: user.idToken, email }),
-    },
-  );
-  expect(response.status).toBe(200);
-}

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailHash } from '@mediagen/core';
 import type { Generation, GenerationRequestInput } from '@mediagen/shared';
-import { createEmulatorUser } from '@mediagen/testing';
+import { createEmulatorUser, existingEmulatorUsers } from '@mediagen/testing';
 import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { connectUserSocket, type TestApp, type TestContext } from './support/app';
 import { apiClient, imageRequest, speechRequest, submitCompleted, videoRequest } from './support/requests';
@@ -174,15 +174,7 @@ describe('DELETE /api/me', () => {
     expect((await api.me()).status).toBe(401);
     for (const generation of [image, speech]) expect((await fetch(generation.result!.url)).status).toBe(404);
     // The identity is gone.
-    const lookup = await fetch(
-      `http://${authEmulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=any`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
-        body: JSON.stringify({ localId: [user.uid] }),
-      },
-    );
-    expect(((await lookup.json()) as { users?: unknown[] }).users ?? []).toHaveLength(0);
+    expect(await existingEmulatorUsers(authEmulatorHost(), [user.uid])).toEqual([]);
 
     // The record: nothing of the user; the trace holds no uid and no email.
     const db = server.app.database.db;

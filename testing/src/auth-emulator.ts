@@ -44,9 +44,18 @@ export async function ensureAuthEmulator(
   );
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  let stopping = false;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // An emulator gone mid-run fails whichever tests sign in next with "fetch failed": say why it went.
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(
+      `The Firebase Auth emulator at ${host} exited (code ${code}, signal ${signal}):\n${output.join('').slice(-4000)}\n`,
+    );
+  });
 
   const stop = async () => {
+    stopping = true;
     if (child.exitCode !== null || child.pid === undefined) return;
     try {
       process.kill(-child.pid, 'SIGTERM');
