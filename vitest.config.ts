@@ -3,7 +3,7 @@ import LongestFirstSequencer from './scripts/test/longest-first-sequencer';
 
 export default defineConfig({
   test: {
-    globalSetup: ['scripts/test/ensure-redis.ts'],
+    globalSetup: ['scripts/test/ensure-redis.ts', 'scripts/test/template-database.ts'],
     // Most files wait on processes, sockets and databases rather than the CPU: three at a time keeps both
     // cores busy beside the check and the browser tests (four made timing-bound tests fail there). Every
     // file has its own database, key prefix, ports and processes.

@@ -29,18 +29,29 @@ async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * A database of its own for one test file, migrated to the latest schema, dropped afterwards: tests
- * never share records, and LISTEN/NOTIFY channels (per database) never cross between files.
+ * Where a test run keeps its template: a database migrated once (scripts/test/template-database.ts), which
+ * every test database of the run is copied from instead of being migrated again (a fifth of the time).
+ */
+export const TEMPLATE_DATABASE_ENV = 'MEDIAGEN_TEST_TEMPLATE_DATABASE';
+
+/**
+ * A database of its own for one test file, at the latest schema, dropped afterwards: tests never share
+ * records, and LISTEN/NOTIFY channels (per database) never cross between files.
  */
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
   const name = `mediagen_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  await asAdmin((client) => client.query(`create database "${name}"`));
   const url = databaseUrl(name);
-  const database = openDatabase(url, { maxConnections: 1 });
-  try {
-    await migrateToLatest(database.db);
-  } finally {
-    await database.close();
+  const template = process.env[TEMPLATE_DATABASE_ENV];
+  if (template) {
+    await asAdmin((client) => client.query(`create database "${name}" template "${template}"`));
+  } else {
+    await asAdmin((client) => client.query(`create database "${name}"`));
+    const database = openDatabase(url, { maxConnections: 1 });
+    try {
+      await migrateToLatest(database.db);
+    } finally {
+      await database.close();
+    }
   }
   return {
     name,
