@@ -6,6 +6,9 @@ export default defineConfig({
     name: 'e2e',
     root: import.meta.dirname,
     include: ['**/*.e2e.ts'],
+    // Files share their worker's modules and its browser (support/browser.ts): Playwright is loaded and
+    // Chromium launched once per worker, not once per file. Each test has a browser context of its own.
+    isolate: false,
     globalSetup: ['support/global-setup.ts'],
     // One stack per worker (support/global-setup.ts): files on different workers never share one.
     maxWorkers: E2E_WORKERS,

@@ -1,6 +1,6 @@
 import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { beforeAll } from 'vitest';
 
 const CHROMIUM_ARGS = [
   ...HEADLESS_CHROMIUM_ARGS,
@@ -9,7 +9,7 @@ const CHROMIUM_ARGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -17,14 +17,26 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** One browser for the tests of the file that calls it: launched before them, closed after them. */
+let running: Promise<Browser> | undefined;
+
+/**
+ * The browser of this test process, launched by the first file that asks and kept for the next ones (the
+ * files share the process: isolate is off), relaunched should it have gone. Every test opens a context of
+ * its own (openPage), so nothing of one file's pages reaches the next; Playwright closes the browser when
+ * the process ends.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  const browser = await running;
+  if (browser?.isConnected()) return browser;
+  running = launchBrowser();
+  return running;
+}
+
+/** The browser for the tests of the file that calls it, ready before they run. */
 export function browserForFile(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
+    browser = await sharedBrowser();
   });
   return () => {
     if (browser === undefined) throw new Error('the browser is launched before the tests run');
