@@ -1,0 +1,119 @@
+import {
+  INVALID_SPAN_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  trace,
+  type Attributes,
+  type Link,
+  type Span,
+  type SpanContext,
+} from '@opentelemetry/api';
+import { tracingStarted } from './tracing-state';
+
+/** The attributes our spans share; the generation id is on every span of a generation's trace. */
+export const SPAN_ATTRIBUTES = {
+  generationId: 'mediagen.generation.id',
+  kind: 'mediagen.generation.kind',
+  attempt: 'mediagen.job.attempt',
+  provider: 'mediagen.provider',
+  providerCall: 'mediagen.provider.call',
+  model: 'mediagen.provider.model',
+  outcome: 'mediagen.outcome',
+  status: 'mediagen.generation.status',
+  count: 'mediagen.count',
+} as const;
+
+export { SpanKind };
+
+const tracer = () => trace.getTracer('mediagen');
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** Adds to the span under way (a provider call's answer, a run's attempt); nothing without one. */
+export function annotateActiveSpan(attributes: Attributes): void {
+  if (tracingStarted()) trace.getActiveSpan()?.setAttributes(attributes);
+}
+
+/**
+ * The work under way is for generation `id`: the span under way says so, and every span started below it
+ * inherits the id (generation-sampler.ts), the stores' and the queue's too.
+ */
+export function tagGeneration(id: string): void {
+  annotateActiveSpan({ [SPAN_ATTRIBUTES.generationId]: id });
+}
+
+export interface SpanOptions {
+  attributes?: Attributes;
+  kind?: SpanKind;
+  links?: Link[];
+  /** A stored trace parent (traceParentOf) to start under instead of the active span. */
+  parent?: string | null;
+}
+
+/**
+ * Runs `work` inside a new active span, ended when it settles; a thrown error marks the span failed and
+ * goes on. With tracing off, `work` runs as it is, given a span that records nothing.
+ */
+export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  if (!tracingStarted()) return work(NO_SPAN);
+  const stored = spanContextOf(options.parent);
+  const parent = stored === null ? context.active() : trace.setSpanContext(context.active(), stored);
+  const span = tracer().startSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links },
+    parent,
+  );
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(span));
+  } catch (error) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * The active span as a W3C traceparent, kept with a generation so that operators find its trace and later
+ * work (the final update, the reconciler) joins or links it; null when there is none or it is not sampled
+ * (a trace id no backend holds would send an operator looking for nothing).
+ */
+export function currentTraceParent(): string | null {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return null;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  if ((traceFlags & TraceFlags.SAMPLED) === 0 || !trace.isSpanContextValid(span.spanContext())) return null;
+  return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+}
+
+/** The ids of the span under way, for a log line to carry (as pino's lines do in a traced process); null untraced. */
+export function activeTraceIds(): { traceId: string; spanId: string } | null {
+  if (!tracingStarted()) return null;
+  const span = trace.getActiveSpan();
+  if (span === undefined || !span.isRecording()) return null;
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}
+
+const TRACE_PARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+export function spanContextOf(traceParent: string | null | undefined): SpanContext | null {
+  const match = traceParent == null ? null : TRACE_PARENT.exec(traceParent);
+  if (match === null) return null;
+  return { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: true };
+}
+
+/** The trace id of a stored trace parent: what operators search their tracing backend for. */
+export function traceIdOf(traceParent: string | null | undefined): string | null {
+  return spanContextOf(traceParent)?.traceId ?? null;
+}
+
+/** Links from a span of periodic work (a reconciler pass) to the generations it touched, by their trace parents. */
+export function linksTo(generations: readonly { id: string; traceParent: string | null }[]): Link[] {
+  return generations.flatMap(({ id, traceParent }) => {
+    const linked = spanContextOf(traceParent);
+    return linked === null ? [] : [{ context: linked, attributes: { [SPAN_ATTRIBUTES.generationId]: id } }];
+  });
+}
