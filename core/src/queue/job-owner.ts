@@ -32,6 +32,8 @@ const STEP_RETRY_DELAYS_MS = [50, 250];
 export interface JobRef {
   id: string;
   kind: GenerationKind;
+  /** Its submission's traceparent, when traced: a job put back in line continues that trace. */
+  traceParent?: string | null;
 }
 
 /** A generation whose record is gone (deleted, or its account closed): what of it is left to clear. */
@@ -194,7 +196,10 @@ export class GenerationJobOwner {
     await Promise.allSettled(Object.values(this.queues).map((queue) => queue.close()));
   }
 
-  /** The span of a job joining its queue: the parent of every run of the job (queue-telemetry.ts). */
+  /**
+   * The span of a job joining its queue, the parent of every run of the job (queue-telemetry.ts): in the
+   * generation's own trace when it has one (a requeue by the reconciler or an operator's retry continues it).
+   */
   private traced(name: string, generation: JobRef, priority: number, add: () => Promise<void>): Promise<void> {
     const attributes = {
       [SPAN_ATTRIBUTES.generationId]: generation.id,
@@ -202,7 +207,8 @@ export class GenerationJobOwner {
       'messaging.destination.name': queueName(generation.kind),
       'mediagen.job.priority': priority,
     };
-    return inSpan(`${name} ${queueName(generation.kind)}`, { kind: SpanKind.PRODUCER, attributes }, add);
+    const options = { kind: SpanKind.PRODUCER, attributes, parent: generation.traceParent };
+    return inSpan(`${name} ${queueName(generation.kind)}`, options, add);
   }
 
   /** Tells the worker holding a generation to stop its provider call now; a lost message costs only time. */

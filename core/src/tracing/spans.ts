@@ -47,7 +47,10 @@ export interface SpanOptions {
   attributes?: Attributes;
   kind?: SpanKind;
   links?: Link[];
-  /** A stored trace parent (traceParentOf) to start under instead of the active span. */
+  /**
+   * A stored traceparent (currentTraceParent) to start under instead of the active span, which is then
+   * linked: an operator's retry continues the generation's trace and points at the request that asked.
+   */
   parent?: string | null;
 }
 
@@ -58,10 +61,12 @@ export interface SpanOptions {
 export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   if (!tracingStarted()) return work(NO_SPAN);
   const stored = spanContextOf(options.parent);
+  const active = trace.getActiveSpan()?.spanContext();
+  const links = [...(options.links ?? []), ...(stored !== null && active !== undefined ? [{ context: active }] : [])];
   const parent = stored === null ? context.active() : trace.setSpanContext(context.active(), stored);
   const span = tracer().startSpan(
     name,
-    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links },
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links },
     parent,
   );
   try {
@@ -110,10 +115,33 @@ export function traceIdOf(traceParent: string | null | undefined): string | null
   return spanContextOf(traceParent)?.traceId ?? null;
 }
 
-/** Links from a span of periodic work (a reconciler pass) to the generations it touched, by their trace parents. */
-export function linksTo(generations: readonly { id: string; traceParent: string | null }[]): Link[] {
-  return generations.flatMap(({ id, traceParent }) => {
+/** A generation some periodic work changed, by its submission's traceparent (null: not traced). */
+export interface TouchedGeneration {
+  id: string;
+  traceParent: string | null;
+}
+
+/**
+ * A pass of periodic work (the reconciler, the retention sweep, the priority aging) that changed
+ * generations: one span of its own, recorded when the pass is over and linked to each generation's trace.
+ * A pass that changed none leaves nothing: a span a minute per worker about nothing would bury the rest.
+ */
+export function recordPass(
+  name: string,
+  startedAt: Date,
+  touched: readonly TouchedGeneration[],
+  attributes: Attributes = {},
+): void {
+  if (!tracingStarted() || touched.length === 0) return;
+  const links = touched.flatMap(({ id, traceParent }) => {
     const linked = spanContextOf(traceParent);
     return linked === null ? [] : [{ context: linked, attributes: { [SPAN_ATTRIBUTES.generationId]: id } }];
   });
+  const options = {
+    root: true,
+    startTime: startedAt,
+    links,
+    attributes: { [SPAN_ATTRIBUTES.count]: touched.length, ...attributes },
+  };
+  tracer().startSpan(name, options).end();
 }
