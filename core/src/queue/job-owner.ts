@@ -103,9 +103,8 @@ export class GenerationJobOwner {
   async requeued(generation: JobRef, priority: number): Promise<void> {
     await this.traced('queue requeue', generation, priority, async () => {
       await step(() => this.queues[generation.kind].remove(generation.id));
-      await step(() =>
-        this.addAll(generation.kind, [{ id: generation.id, priority, traceMetadata: jobTraceMetadata() }]),
-      );
+      const traceMetadata = jobTraceMetadata(generation.traceParent);
+      await step(() => this.addAll(generation.kind, [{ id: generation.id, priority, traceMetadata }]));
     });
   }
 

@@ -16,9 +16,13 @@ export function queueTelemetry(): BullMQOtel | undefined {
 }
 
 /**
- * The active context as BullMQ keeps it in a job (`opts.telemetry.metadata`). Jobs added together in one
- * `addBulk` would otherwise all carry the context of whichever submission sent the batch.
+ * The context a job is to carry, as BullMQ keeps it (`opts.telemetry.metadata`): the active one, so that jobs
+ * added together in one `addBulk` do not all carry the context of whichever submission sent the batch. A
+ * process that does not trace (the queue CLI) gives a requeued job its generation's kept traceparent, so
+ * the workers' runs of it still continue the generation's trace.
  */
-export function jobTraceMetadata(): string | undefined {
-  return queueTelemetry()?.contextManager.getMetadata(context.active());
+export function jobTraceMetadata(kept?: string | null): string | undefined {
+  const telemetry = queueTelemetry();
+  if (telemetry !== undefined) return telemetry.contextManager.getMetadata(context.active());
+  return kept == null ? undefined : JSON.stringify({ traceparent: kept });
 }

@@ -64,7 +64,8 @@ export async function startTracing(env: Env, defaultServiceName: string): Promis
     logRecordProcessors: [],
     instrumentations: [
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      // A span per query, not another per connection taken from the pool.
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
       new UndiciInstrumentation({
         requireParentforSpans: true,
         startSpanHook: (request) => ({
