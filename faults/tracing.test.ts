@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { io as connectSocket } from 'socket.io-client';
+import { GenerationLifecycle, openDatabase, traceIdOf } from '@mediagen/core';
 import { createSimulator, type Simulator } from '@mediagen/simulator';
 import type { Generation } from '@mediagen/shared';
 import { createTestContext, createTestUser, REDIS_URL, type TestContext } from '@mediagen/server/testing';
@@ -276,6 +277,22 @@ it('one video generation, retried once and polled twice, is one trace across the
   expect(
     fromSubmission.filter((span) => span.attributes['mediagen.generation.id'] !== id).map((span) => span.name),
   ).toEqual([]);
+
+  // The record keeps the submission's context: its trace id is what the admin page and `pnpm queues find` show.
+  const record = openDatabase(context.database.url, { maxConnections: 1 });
+  try {
+    expect(traceIdOf((await new GenerationLifecycle(record.db).find(id))?.traceParent)).toBe(traceId);
+  } finally {
+    await record.close();
+  }
+
+  // The result is fetched by its signed link; that request's span must not keep the link either.
+  const download = await fetch(generation.result!.url);
+  expect(download.status).toBe(200);
+  await download.arrayBuffer();
+  await expect
+    .poll(() => receiver.spans.some((span) => span.name === 'GET /artifacts/:key'), { timeout: 15_000 })
+    .toBe(true);
 
   // Nothing secret or personal in any span: not the prompt, the provider key, the signed result URL or its
   // signature, the owner's email.

@@ -31,9 +31,9 @@ ${emulatorForm}
 <p><a href="/admin/queues">Open the queues</a></p>
 <p><button id="sign-out" type="button">Sign out of the admin session</button></p>
 <p id="status" role="status"></p>
-<section aria-labelledby="generation-title"><h2 id="generation-title">Find a generation</h2>
-<form id="generation"><input name="id" placeholder="generation id (video_…)" required><button>Find</button></form>
-<p id="generation-status" role="status"></p><dl id="generation-details"></dl></section>
+<section aria-labelledby="find-title"><h2 id="find-title">Find a generation</h2>
+<form id="find"><input name="id" placeholder="generation id (video_…)" required><button>Find</button></form>
+<p id="find-status" role="status"></p><dl id="find-details"></dl></section>
 <section aria-labelledby="support-title"><h2 id="support-title">Support requests</h2>
 <label><input id="support-all" type="checkbox"> Show answered requests too</label>
 <p id="support-status" role="status"></p><div id="support-list"></div>
@@ -57,9 +57,9 @@ document.getElementById('sign-out').addEventListener('click', async () => {
   status.textContent = response.ok ? 'Signed out.' : 'Sign-out failed (' + response.status + ')';
   loadSupport();
 });
-const generationStatus = document.getElementById('generation-status');
-const generationDetails = document.getElementById('generation-details');
-document.getElementById('generation').addEventListener('submit', async (event) => {
+const generationStatus = document.getElementById('find-status');
+const generationDetails = document.getElementById('find-details');
+document.getElementById('find').addEventListener('submit', async (event) => {
   event.preventDefault();
   generationDetails.replaceChildren();
   const id = new FormData(event.target).get('id').trim();
