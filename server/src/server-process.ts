@@ -1,4 +1,4 @@
-import { describeRedisEndpoint } from '@mediagen/core';
+import { describeRedisEndpoint, describeTracing } from '@mediagen/core';
 import type { TracingHandle } from '@mediagen/core/tracing-sdk';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { buildApp } from './app';
@@ -37,5 +37,6 @@ export async function runServer(tracing: TracingHandle): Promise<void> {
     });
   }
 
+  if (tracing.settings !== null) app.log.info(describeTracing(tracing.settings));
   await app.listen({ port: config.port, host: config.host });
 }

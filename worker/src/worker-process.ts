@@ -1,3 +1,4 @@
+import { describeTracing } from '@mediagen/core';
 import type { TracingHandle } from '@mediagen/core/tracing-sdk';
 import { WorkerConfigError, loadWorkerConfig } from './config';
 import { startGenerationWorkers } from './generation-workers';
@@ -34,7 +35,8 @@ async function main(tracing: TracingHandle): Promise<void> {
   for (const notice of config.notices) console.warn(`[worker] ${notice}`);
   console.log(
     `[worker] ${config.workerName} running ${config.kinds.map((kind) => `${kind}×${config.concurrency[kind]}`).join(', ')}; ${describeProviders(config)}` +
-      (metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`),
+      (metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`) +
+      (tracing.settings === null ? '' : `; ${describeTracing(tracing.settings)}`),
   );
   let stopping = false;
   const stop = (signal: string) => {

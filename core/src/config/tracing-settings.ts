@@ -73,6 +73,12 @@ export function readTracingSettings(reader: EnvReader, defaultServiceName: strin
   };
 }
 
+/** For the start-up line: where spans go (the receiver's origin: a path or a userinfo may hold a key). */
+export function describeTracing(settings: TracingSettings): string {
+  const share = settings.sampleRatio === 1 ? 'every' : `${+(settings.sampleRatio * 100).toFixed(2)} % of`;
+  return `tracing as ${settings.serviceName} to ${new URL(settings.endpoint).origin} (${settings.protocol}), ${share} new trace${settings.sampleRatio === 1 ? '' : 's'}`;
+}
+
 /**
  * The same reading for the process's first module (tracing-sdk.ts), before its configuration is loaded:
  * null when off or when a setting is wrong, which the configuration then reports as it refuses to start.

@@ -23,6 +23,9 @@ export interface TracingHandle {
 
 const OFF: TracingHandle = { settings: null, shutdown: async () => undefined };
 
+/** How long a stopping process waits for its last spans to be sent. */
+const SHUTDOWN_FLUSH_MS = 5000;
+
 /** Where an HTTP client span's URL would go: the origin alone, the path and query said to be left out. */
 const REDACTED = '[redacted]';
 
@@ -81,5 +84,14 @@ export async function startTracing(env: Env, defaultServiceName: string): Promis
   sdk.start();
   await waitForAllMessagesAcknowledged();
   markTracingStarted();
-  return { settings, shutdown: () => sdk.shutdown().catch(() => undefined) };
+  return {
+    settings,
+    // A backend out of reach must not hold a stopping process past its grace period: what is not sent by
+    // then is dropped.
+    shutdown: () =>
+      Promise.race([
+        sdk.shutdown().catch(() => undefined),
+        new Promise<void>((done) => setTimeout(done, SHUTDOWN_FLUSH_MS).unref()),
+      ]),
+  };
 }
