@@ -72,12 +72,21 @@ export async function inSpan<T>(name: string, options: SpanOptions, work: (span:
   try {
     return await context.with(trace.setSpan(parent, span), () => work(span));
   } catch (error) {
-    span.recordException(error instanceof Error ? error : String(error));
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+    // The error's kind only: a message may quote a provider's answer, and no span may hold what a user wrote.
+    const kind = errorKind(error);
+    span.setAttribute('error.type', kind);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: kind });
     throw error;
   } finally {
     span.end();
   }
+}
+
+/** An error's code (GenerationError, ServiceError, a system error) or else its class's name. */
+function errorKind(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : 'error';
 }
 
 /**

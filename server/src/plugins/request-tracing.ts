@@ -17,6 +17,8 @@ export async function registerRequestTracing(app: FastifyInstance): Promise<void
     // A span per hook would make a dozen per request for what the request's own span already times.
     instrumentHooks: false,
     instrumentHandler: false,
+    // An exception's message may quote a request (a refused prompt's word): the response's status says enough.
+    recordExceptions: false,
     ignorePaths: ({ url }) => UNTRACED_PATHS.some((path) => url === path || url.startsWith(`${path}?`)),
     requestHook: (span, request) => {
       const route = request.routeOptions.url ?? 'unmatched';
