@@ -96,6 +96,9 @@ describe('the library', () => {
         expect(await notice.innerText()).toBe('Free plan results carry the MediaGen mark. Upgrade to remove it.');
         expect(await notice.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/pricing');
       }
+      // The image's Content Credentials, as the worker signed them into the marked copy a Free creator gets.
+      await item(page, IMAGE).getByRole('button', { name: 'Content Credentials' }).click();
+      await item(page, IMAGE).getByText('This copy carries the MediaGen mark.').waitFor();
 
       await page.reload();
       await expectPrompts(page, [SPEECH, VIDEO, IMAGE]);
@@ -159,6 +162,9 @@ describe('the library', () => {
         await page.goto(`${client}/library`);
         await expectPrompts(page, [SPEECH, SPEECH, IMAGE]);
         await waitForToastsToClear(page);
+        // Open in the screenshots: what the manifest says fits a phone, in both themes.
+        await item(page, IMAGE).getByRole('button', { name: 'Content Credentials' }).click();
+        await item(page, IMAGE).getByText('This copy carries the MediaGen mark.').waitFor();
         for (const width of [375, 768, 1280]) {
           await page.setViewportSize({ width, height: 900 });
           // Nothing spills sideways, down to a phone.

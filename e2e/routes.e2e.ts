@@ -227,12 +227,12 @@ describe('every route', () => {
 });
 
 afterAll(() => {
+  if (SCREENSHOT_DIR === null) return;
   const lines = [
     '# Screenshots',
     '',
-    'Written by the browser tests, refreshed here with `pnpm screenshots` (a plain test run writes them to the',
-    'ignored `test-results/screenshots/`): every route at 375, 768 and 1280 px wide, in the light and the dark',
-    'theme (full page, JPEG), plus the signed-in dashboard with an image, a video and a speech result shown.',
+    'Written by the browser tests when `pnpm screenshots` runs them (a plain test run takes none): every route',
+    'at 375, 768 and 1280 px wide, in the light and the dark theme (full page, JPEG), plus the signed-in dashboard with an image, a video and a speech result shown.',
     '`not-found` is an unknown route (`/no-such-page`); `payment` is opened directly, so it shows its no-plan',
     'state.',
     '',

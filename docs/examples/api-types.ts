@@ -2373,6 +2373,7 @@ export interface components {
                 url: string;
                 mimeType: string;
                 seed?: number;
+                contentCredentials?: components["schemas"]["ContentCredentials"];
             } | {
                 /** @constant */
                 missing: "filtered";
@@ -2387,6 +2388,7 @@ export interface components {
             result?: {
                 url: string;
                 mimeType: string;
+                contentCredentials?: components["schemas"]["ContentCredentials"];
             };
             resultExpiredAt?: string;
             error?: components["schemas"]["ApiError"];
@@ -2420,6 +2422,20 @@ export interface components {
                 negativePrompt?: string;
                 samples: number;
                 seed: number;
+            };
+        };
+        /** @description What the C2PA manifests signed into a file and its marked copy say (`actions.marked`: the copy links serve while the owner's plan has the watermark). Absent from a file stored unsigned: a format not signed yet (MP4 video; WAV, Ogg, Opus, FLAC and AAC audio), or made without a signing key. Anyone can check a downloaded file at https://contentcredentials.org/verify. */
+        ContentCredentials: {
+            signedBy: string;
+            issuer?: string;
+            signedAt: string;
+            generator: string;
+            model: string;
+            /** @enum {string} */
+            digitalSourceType: "trainedAlgorithmicMedia";
+            actions: {
+                original: ("c2pa.created" | "c2pa.opened" | "c2pa.watermarked")[];
+                marked: ("c2pa.created" | "c2pa.opened" | "c2pa.watermarked")[];
             };
         };
         /** @description The one error shape: every 4xx and 5xx answer. */

@@ -49,16 +49,29 @@ export async function tokens(origin: string, user: TestUser): Promise<Me['tokens
   return answer.body.tokens;
 }
 
-/** Reads the generation until it has ended (completed, failed or canceled). */
+/** Reads the generation until it has ended (completed, failed or canceled); a timeout says where it stood. */
 export async function finalState(origin: string, user: TestUser, id: string, timeoutMs: number): Promise<Generation> {
-  return vi.waitUntil(
-    async () => {
-      const answer = await call<Generation>(origin, user, 'GET', `/api/generations/${id}`).catch(() => undefined);
-      if (answer?.status !== 200) return undefined;
-      return ['completed', 'failed', 'canceled'].includes(answer.body.status) ? answer.body : undefined;
-    },
-    { timeout: timeoutMs, interval: 100 },
-  );
+  let lastSeen = 'no answer yet';
+  try {
+    return await vi.waitUntil(
+      async () => {
+        const answer = await call<Generation>(origin, user, 'GET', `/api/generations/${id}`).catch((error: unknown) => {
+          lastSeen = `no answer (${String(error)})`;
+          return undefined;
+        });
+        if (answer === undefined) return undefined;
+        if (answer.status !== 200) {
+          lastSeen = `${answer.status} ${answer.text}`;
+          return undefined;
+        }
+        lastSeen = `${answer.body.status} at ${answer.body.progress ?? 0} %`;
+        return ['completed', 'failed', 'canceled'].includes(answer.body.status) ? answer.body : undefined;
+      },
+      { timeout: timeoutMs, interval: 100 },
+    );
+  } catch {
+    throw new Error(`${id} had not ended after ${timeoutMs} ms: last seen ${lastSeen}`);
+  }
 }
 
 /** How many generation jobs the workers are running now, every kind together. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generationView, type GenerationState, submissionOf } from '@mediagen/core';
+import { generationView, type GenerationState, stateOfRecord, submissionOf, toRecord } from '@mediagen/core';
+import type { ContentCredentialsSummary } from '@mediagen/shared';
 
 const sign = (key: string) => `https://api.example/artifacts/${key}?sig=x`;
 const base: GenerationState = {
@@ -136,6 +137,121 @@ describe('a generation as the contract shows it', () => {
     expect(
       generationView({ ...failed, status: 'canceled', token: 'spent' }, { prompt: 'a fox' }, sign).result,
     ).toBeUndefined();
+  });
+});
+
+const signedBy = (model: string): ContentCredentialsSummary => ({
+  signedBy: 'MediaGen signer',
+  issuer: 'MediaGen',
+  signedAt: '2026-11-23T10:00:02.000Z',
+  generator: 'MediaGen 1.0.0',
+  model,
+  digitalSourceType: 'trainedAlgorithmicMedia',
+  actions: { original: ['c2pa.created'], marked: ['c2pa.opened', 'c2pa.watermarked'] },
+});
+
+/** A completed generation's row as pg returns it. */
+const completedRow = (files: { artifact_key: string; artifact_mime: string } & Record<string, unknown>) => ({
+  id: base.id,
+  uid: 'user-1',
+  kind: 'image',
+  status: 'completed',
+  version: 3,
+  request: { prompt: 'a fox', seed: 7 },
+  prompt: 'a fox',
+  token: 'spent',
+  token_count: 1,
+  tokens_returned: 0,
+  paid_calls: 1,
+  provider_task_id: null,
+  artifact_bytes: 10,
+  marked_artifact_key: null,
+  content_credentials: null,
+  outputs: null,
+  artifact_expired_at: null,
+  error_code: null,
+  error_message: null,
+  provider_error: null,
+  created_at: new Date('2026-11-23T10:00:00Z'),
+  updated_at: new Date('2026-11-23T10:00:03Z'),
+  started_at: null,
+  provider_started_at: null,
+  finished_at: null,
+  ...files,
+});
+
+describe('Content Credentials as the contract shows them', () => {
+  const viewOfRow = (row: ReturnType<typeof completedRow>) =>
+    generationView(stateOfRecord(toRecord(row)), { prompt: 'a fox' }, sign);
+
+  it("a signed file says what its manifests say, read from the record's columns", () => {
+    const view = viewOfRow(
+      completedRow({
+        artifact_key: `${base.id}.png`,
+        artifact_mime: 'image/png',
+        content_credentials: signedBy('sd3.5-large'),
+      }),
+    );
+    expect(view.result).toEqual({
+      url: sign(`${base.id}.png`),
+      mimeType: 'image/png',
+      contentCredentials: signedBy('sd3.5-large'),
+    });
+    expect(view.outputs).toEqual([view.result]);
+  });
+
+  it("each image of a set says its own, from the record's outputs; one not made says nothing", () => {
+    const outputs = [
+      {
+        key: `${base.id}.png`,
+        mimeType: 'image/png',
+        bytes: 10,
+        markedKey: null,
+        seed: 7,
+        contentCredentials: signedBy('a'),
+      },
+      { missing: 'failed', seed: 8 },
+      {
+        key: `${base.id}-3.png`,
+        mimeType: 'image/png',
+        bytes: 10,
+        markedKey: null,
+        seed: 9,
+        contentCredentials: signedBy('b'),
+      },
+    ];
+    const view = viewOfRow(
+      completedRow({
+        artifact_key: `${base.id}.png`,
+        artifact_mime: 'image/png',
+        content_credentials: signedBy('a'),
+        outputs,
+      }),
+    );
+    expect(view.outputs).toEqual([
+      { url: sign(`${base.id}.png`), mimeType: 'image/png', seed: 7, contentCredentials: signedBy('a') },
+      { missing: 'failed', seed: 8 },
+      { url: sign(`${base.id}-3.png`), mimeType: 'image/png', seed: 9, contentCredentials: signedBy('b') },
+    ]);
+  });
+
+  it('an unsigned file (a video) carries none, whether read from the record or announced with null', () => {
+    const fromRecord = viewOfRow(completedRow({ artifact_key: `${base.id}.mp4`, artifact_mime: 'video/mp4' }));
+    const announced = generationView(
+      {
+        ...base,
+        status: 'completed',
+        version: 3,
+        artifact: { key: `${base.id}.mp4`, mimeType: 'video/mp4', contentCredentials: null },
+      },
+      { prompt: 'a fox' },
+      sign,
+    );
+    for (const view of [fromRecord, announced]) {
+      expect(view.result).toBeDefined();
+      expect(view.result).not.toHaveProperty('contentCredentials');
+      expect(view.outputs?.[0]).not.toHaveProperty('contentCredentials');
+    }
   });
 });
 

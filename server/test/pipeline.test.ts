@@ -192,7 +192,7 @@ describe('image sets', () => {
       const outputs = completed.outputs!;
       expect(outputs).toHaveLength(3);
       // `result` stays the first file, for clients that read one.
-      expect(completed.result).toEqual({ url: (outputs[0] as { url: string }).url, mimeType: 'image/png' });
+      expect(completed.result).toMatchObject({ url: (outputs[0] as { url: string }).url, mimeType: 'image/png' });
       const files = outputs.map((output) => output as { url: string; mimeType: string; seed: number });
       expect(new Set(files.map((file) => new URL(file.url).pathname)).size).toBe(3);
       expect(files.map((file) => file.seed)).toEqual([files[0]!.seed, files[0]!.seed + 1, files[0]!.seed + 2]);

@@ -9,6 +9,7 @@ import { choiceOf, singleLineText, wholeNumberText, writtenText } from './reques
 import { STABILITY_STYLE_PRESETS } from './image';
 import { ASPECT_RATIOS, IMAGE_MODELS, IMAGE_RESOLUTIONS } from './image-models';
 import { normalizePromptText } from './prompt-text';
+import { C2PA_ACTIONS, DIGITAL_SOURCE_TYPES } from './content-credentials';
 import {
   MAX_EMAIL_LENGTH,
   MAX_SUPPORT_MESSAGE_LENGTH,
@@ -34,10 +35,39 @@ export const apiErrorSchema = z.object({
 
 export const errorBodySchema = z.object({ error: apiErrorSchema });
 
+/**
+ * What the C2PA manifest signed into a file says (Content Credentials), for both of its copies: the
+ * original, and the copy with the product mark, which links serve while the owner's plan has the
+ * watermark. Absent from a file stored unsigned: a format not signed yet (MP4 video, WAV, Ogg…), a
+ * deployment without a signing key, or made before files were signed.
+ */
+export const contentCredentialsSchema = z.object({
+  /** The signing certificate's common name: who signed, as checkers show it. */
+  signedBy: z.string(),
+  /** The organization the signing certificate names (checkers' "issued by"); absent when it names none. */
+  issuer: z.string().optional(),
+  /** When the worker signed it (ISO 8601). */
+  signedAt: isoDate,
+  /** The claim generator: the product and its version, "MediaGen 1.0.0". */
+  generator: z.string(),
+  /** The model that made it, as `c2pa.created` names it. */
+  model: z.string(),
+  /** The IPTC digital source type `c2pa.created` states: made by a trained model. */
+  digitalSourceType: z.enum(DIGITAL_SOURCE_TYPES),
+  /** The actions each copy's manifest lists, in order. */
+  actions: z.object({
+    /** `c2pa.created`. */
+    original: z.array(z.enum(C2PA_ACTIONS)),
+    /** `c2pa.opened` (the original as its parent ingredient), then `c2pa.watermarked`. */
+    marked: z.array(z.enum(C2PA_ACTIONS)),
+  }),
+});
+
 export const generationResultSchema = z.object({
   /** A short-lived signed URL an <img>, <video> or <audio> can load without a bearer header. */
   url: z.string(),
   mimeType: z.string(),
+  contentCredentials: contentCredentialsSchema.optional(),
 });
 
 /**
@@ -51,6 +81,7 @@ export const generationOutputSchema = z.union([
     url: z.string(),
     mimeType: z.string(),
     seed: z.number().int().optional(),
+    contentCredentials: contentCredentialsSchema.optional(),
   }),
   z.object({
     missing: z.literal('filtered'),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  contentCredentialsSchema,
   generationListSchema,
   generationOutputSchema,
   generationResultSchema,
@@ -21,6 +22,7 @@ import type { ApiError } from './errors';
 
 export const MAX_PROMPT_LENGTH = 2000;
 
+export type ContentCredentialsSummary = z.infer<typeof contentCredentialsSchema>;
 export type GenerationResult = z.infer<typeof generationResultSchema>;
 export type GenerationOutput = z.infer<typeof generationOutputSchema>;
 export type QueuePosition = z.infer<typeof queuePositionSchema>;

@@ -2,6 +2,7 @@ export * from './api-keys';
 export * from './api-key-schemas';
 export * from './api-schemas';
 export * from './contract';
+export * from './content-credentials';
 export * from './creator-errors';
 export * from './requests';
 export * from './request-text';

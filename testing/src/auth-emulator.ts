@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099';
 export const EMULATOR_PROJECT_ID = 'demo-mediagen';
 
 const FIREBASE_BIN = fileURLToPath(new URL('../../node_modules/.bin/firebase', import.meta.url));
-const FIREBASE_JSON = fileURLToPath(new URL('../../firebase.json', import.meta.url));
 const START_TIMEOUT_MS = 90_000;
 
 export async function isEmulatorReachable(host: string): Promise<boolean> {
@@ -24,23 +26,47 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-/** Reuses a reachable Auth emulator, or starts one (firebase-tools, offline, demo project) and waits for it. */
+/**
+ * The Auth emulator FIREBASE_AUTH_EMULATOR_HOST names, or else a private one started here (firebase-tools,
+ * offline, demo project) on free ports. Never one found on the default port: that may be `pnpm dev`'s, or
+ * another test run's, which would take it away when it ends, in the middle of this run's sign-ups.
+ */
 export async function ensureAuthEmulator(
-  host = process.env.FIREBASE_AUTH_EMULATOR_HOST || DEFAULT_EMULATOR_HOST,
+  host = process.env.FIREBASE_AUTH_EMULATOR_HOST || undefined,
 ): Promise<RunningEmulator> {
+  if (host === undefined) return startAuthEmulator();
   if (await isEmulatorReachable(host)) return { host, stop: async () => undefined };
-  if (host !== DEFAULT_EMULATOR_HOST) {
-    throw new Error(
-      `FIREBASE_AUTH_EMULATOR_HOST=${host} is not reachable, and only ${DEFAULT_EMULATOR_HOST} can be started here`,
-    );
-  }
+  throw new Error(`FIREBASE_AUTH_EMULATOR_HOST=${host} is not reachable`);
+}
 
+async function startAuthEmulator(): Promise<RunningEmulator> {
+  const ports = await freeEmulatorPorts();
+  const host = `127.0.0.1:${ports.auth}`;
+  const configDir = mkdtempSync(join(tmpdir(), 'mediagen-auth-emulator-'));
+  const configFile = join(configDir, 'firebase.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      emulators: {
+        auth: { host: '127.0.0.1', port: ports.auth },
+        hub: { host: '127.0.0.1', port: ports.hub },
+        logging: { host: '127.0.0.1', port: ports.logging },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
+  );
   const output: string[] = [];
   const child: ChildProcess = spawn(
     FIREBASE_BIN,
-    ['emulators:start', '--only', 'auth', '--project', EMULATOR_PROJECT_ID, '--config', FIREBASE_JSON],
+    ['emulators:start', '--only', 'auth', '--project', EMULATOR_PROJECT_ID, '--config', configFile],
     // Its own process group, so stopping it also stops anything it started.
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '' } },
+    {
+      cwd: configDir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '' },
+    },
   );
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -71,6 +97,7 @@ export async function ensureAuthEmulator(
     }, 10_000);
     await exited;
     clearTimeout(timer);
+    rmSync(configDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -82,4 +109,22 @@ export async function ensureAuthEmulator(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return { host, stop };
+}
+
+/** Three free ports: the emulator's own, and its hub's and logging's, which it also listens on. */
+async function freeEmulatorPorts(): Promise<{ auth: number; hub: number; logging: number }> {
+  const [auth, hub, logging] = await Promise.all([freePort(), freePort(), freePort()]);
+  return { auth, hub, logging };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

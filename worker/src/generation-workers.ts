@@ -110,7 +110,7 @@ async function startContentCredentials(config: WorkerConfig): Promise<ContentCre
     return null;
   }
   const signer = new ContentCredentials(credentials);
-  console.log(`[worker] Content Credentials signed by ${signer.signedBy}`);
+  console.log(`[worker] Content Credentials signed by ${signer.subject}`);
   return signer;
 }
 

@@ -8,8 +8,9 @@ import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentCredentialsSummary } from '@mediagen/shared';
 import { markOutput } from '../src/marking';
-import { ContentCredentials } from '../src/marking/content-credentials';
+import { ContentCredentials, type SignedOutput } from '../src/marking/content-credentials';
 import { generateDevelopmentCredentials } from '../src/marking/signing-credentials';
 import { runFfmpeg } from '../src/marking/ffmpeg';
 
@@ -25,7 +26,9 @@ interface ReadBack {
   claimGenerator: string[];
   assertions: { label: string; data: unknown }[];
   ingredients: { title: string; relationship: string }[];
+  /** The signing certificate's organization and common name, as c2pa-rs reads them. */
   issuer: string | null;
+  signer: string | null;
 }
 
 const MIME: Record<string, string> = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
@@ -115,7 +118,7 @@ async function readBack(bytes: Uint8Array, mimeType: string, anchor: string | nu
     claim_generator_info?: { name: string; version?: string }[];
     assertions: { label: string; data: unknown }[];
     ingredients?: { title: string; relationship: string }[];
-    signature_info?: { issuer?: string };
+    signature_info?: { issuer?: string; common_name?: string };
   };
   const results = store.validation_results?.activeManifest ?? {};
   return {
@@ -126,6 +129,7 @@ async function readBack(bytes: Uint8Array, mimeType: string, anchor: string | nu
     assertions: manifest.assertions,
     ingredients: manifest.ingredients ?? [],
     issuer: manifest.signature_info?.issuer ?? null,
+    signer: manifest.signature_info?.common_name ?? null,
   };
 }
 
@@ -133,6 +137,55 @@ const actionsOf = (read: ReadBack) =>
   (read.assertions.find((assertion) => assertion.label.startsWith('c2pa.actions'))?.data as {
     actions: { action: string; digitalSourceType?: string; parameters?: Record<string, unknown> }[];
   }) ?? { actions: [] };
+
+/**
+ * What the reader read of an original and of its marked copy, in the words of the summary the worker keeps
+ * with the stored output. Not its time: without a timestamp authority a manifest carries none.
+ */
+function summaryAsRead(original: ReadBack, marked: ReadBack): Omit<ContentCredentialsSummary, 'signedAt'> {
+  const created = actionsOf(original).actions[0];
+  // Both copies are signed by the same certificate and generator; the summary says them once.
+  expect([marked.signer, marked.issuer, marked.claimGenerator]).toEqual([
+    original.signer,
+    original.issuer,
+    original.claimGenerator,
+  ]);
+  return {
+    signedBy: original.signer!,
+    ...(original.issuer === null ? {} : { issuer: original.issuer }),
+    generator: original.claimGenerator[0]!,
+    model: created?.parameters?.model as string,
+    digitalSourceType: created?.digitalSourceType?.split('/').pop() as 'trainedAlgorithmicMedia',
+    actions: {
+      original: actionsOf(original).actions.map(
+        (action) => action.action,
+      ) as ContentCredentialsSummary['actions']['original'],
+      marked: actionsOf(marked).actions.map(
+        (action) => action.action,
+      ) as ContentCredentialsSummary['actions']['marked'],
+    },
+  };
+}
+
+/** Signs an output, noting the moments before and after, which the summary's time must lie between. */
+async function signTimed(
+  output: { clean: Uint8Array; marked: Uint8Array },
+  mimeType: string,
+  model: string,
+): Promise<{ signed: SignedOutput; before: number; after: number }> {
+  const before = Date.now();
+  const signed = (await credentials.signOutput(output, mimeType, model))!;
+  return { signed, before, after: Date.now() };
+}
+
+/** The summary kept with a stored output says what the CAI reader reads in its two files. */
+async function expectSummaryAsRead({ signed, before, after }: Awaited<ReturnType<typeof signTimed>>, mimeType: string) {
+  const [original, marked] = [await readBack(signed.clean, mimeType), await readBack(signed.marked, mimeType)];
+  expect([original.failures, marked.failures]).toEqual([[], []]);
+  expect(signed.summary).toEqual({ ...summaryAsRead(original, marked), signedAt: signed.summary.signedAt });
+  expect(Date.parse(signed.summary.signedAt)).toBeGreaterThanOrEqual(before);
+  expect(Date.parse(signed.summary.signedAt)).toBeLessThanOrEqual(after);
+}
 
 /** Flips one byte inside the PNG's first IDAT chunk: the pixels, not the manifest. */
 function tamperPng(png: Uint8Array): Uint8Array {
@@ -142,14 +195,31 @@ function tamperPng(png: Uint8Array): Uint8Array {
   return copy;
 }
 
+/**
+ * Flips one byte of a JPEG's entropy-coded picture, past the segments before its scan (the manifest's APP11
+ * among them); a byte that would become a marker (0xFF) is skipped, so the file still parses.
+ */
+function tamperJpeg(jpeg: Uint8Array): Uint8Array {
+  const copy = Uint8Array.from(jpeg);
+  const segmentLength = (at: number) => (copy[at + 2]! << 8) | copy[at + 3]!;
+  let at = 2;
+  while (copy[at + 1] !== 0xda) at += 2 + segmentLength(at);
+  let pixel = at + 2 + segmentLength(at) + 8;
+  while (copy[pixel]! >= 0xfe) pixel += 1;
+  copy[pixel] = copy[pixel]! ^ 0x01;
+  return copy;
+}
+
 describe('Content Credentials read by the CAI reader', () => {
-  let image: { clean: Uint8Array; marked: Uint8Array };
+  let timed: Awaited<ReturnType<typeof signTimed>>;
+  let image: SignedOutput;
 
   beforeAll(async () => {
     const png = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3366aa' } })
       .png()
       .toBuffer();
-    image = (await credentials.signOutput(await markOutput('image', png, 'png'), 'image/png', 'sd3.5-large'))!;
+    timed = await signTimed(await markOutput('image', png, 'png'), 'image/png', 'sd3.5-large');
+    image = timed.signed;
   });
 
   it('the original says it was created by a trained model, by MediaGen, signed with a trusted chain', async () => {
@@ -182,10 +252,53 @@ describe('Content Credentials read by the CAI reader', () => {
     expect(read.failures).toContain('assertion.dataHash.mismatch');
   });
 
+  it('the summary kept with the stored output says what the reader reads in both files', async () => {
+    await expectSummaryAsRead(timed, 'image/png');
+    expect(image.summary).toMatchObject({
+      signedBy: 'MediaGen test signer',
+      issuer: 'MediaGen',
+      generator: 'MediaGen 1.0.0',
+      model: 'sd3.5-large',
+      actions: { original: ['c2pa.created'], marked: ['c2pa.opened', 'c2pa.watermarked'] },
+    });
+  });
+
   it('without the dev root as an anchor the signature still verifies, from an untrusted source', async () => {
     const read = await readBack(image.clean, 'image/png', null);
     expect(read.codes).toContain('claimSignature.validated');
     expect(read.failures).toContain('signingCredential.untrusted');
+  });
+});
+
+describe('Content Credentials on a JPEG', () => {
+  let timed: Awaited<ReturnType<typeof signTimed>>;
+
+  beforeAll(async () => {
+    const picture = (background: string) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background } })
+        .jpeg()
+        .toBuffer();
+    timed = await signTimed(
+      { clean: await picture('#aa6633'), marked: await picture('#33aa66') },
+      'image/jpeg',
+      'sd3.5-large',
+    );
+  });
+
+  it('the original and its marked copy verify, and the summary says what the reader reads', async () => {
+    for (const bytes of [timed.signed.clean, timed.signed.marked]) {
+      const read = await readBack(bytes, 'image/jpeg');
+      expect(read.failures).toEqual([]);
+      expect(read.state).toBe('Trusted');
+      expect(read.codes).toEqual(expect.arrayContaining(['claimSignature.validated', 'assertion.dataHash.match']));
+    }
+    await expectSummaryAsRead(timed, 'image/jpeg');
+  });
+
+  it('one changed byte of the picture fails validation', async () => {
+    const read = await readBack(tamperJpeg(timed.signed.clean), 'image/jpeg');
+    expect(read.state).toBe('Invalid');
+    expect(read.failures).toContain('assertion.dataHash.mismatch');
   });
 });
 
@@ -197,12 +310,13 @@ describe('Content Credentials on speech', () => {
     const { readFile, rm } = await import('node:fs/promises');
     const speech = await markOutput('speech', await readFile(file), 'mp3');
     await rm(dir, { recursive: true, force: true });
-    const signed = (await credentials.signOutput(speech, 'audio/mpeg', 'gpt-4o-mini-tts'))!;
-    for (const bytes of [signed.clean, signed.marked]) {
+    const timed = await signTimed(speech, 'audio/mpeg', 'gpt-4o-mini-tts');
+    for (const bytes of [timed.signed.clean, timed.signed.marked]) {
       const read = await readBack(bytes, 'audio/mpeg');
       expect(read.failures).toEqual([]);
       expect(read.state).toBe('Trusted');
     }
+    await expectSummaryAsRead(timed, 'audio/mpeg');
   });
 
   it('formats the library cannot sign yet are left to their plain metadata', async () => {

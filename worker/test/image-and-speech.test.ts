@@ -34,6 +34,16 @@ describe('image generation', () => {
     const jumbf = new PNG(await harness.artifactBytes(generation)).getManifestJUMBF();
     const manifest = ManifestStore.read(SuperBox.fromBuffer(jumbf as Uint8Array<ArrayBuffer>)).getActiveManifest();
     expect(manifest?.claim?.claimGeneratorName).toBe('MediaGen');
+    // What the manifests say, kept with the record for the library (the CAI reader reads the same there).
+    expect(generation.artifact?.contentCredentials).toEqual({
+      signedBy: 'MediaGen development signer',
+      issuer: 'MediaGen',
+      signedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      generator: 'MediaGen 1.0.0',
+      model: 'sdxl-1.0',
+      digitalSourceType: 'trainedAlgorithmicMedia',
+      actions: { original: ['c2pa.created'], marked: ['c2pa.opened', 'c2pa.watermarked'] },
+    });
   });
 
   it('retries a provider 500 and completes', async () => {

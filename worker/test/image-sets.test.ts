@@ -65,6 +65,9 @@ describe('image sets', { timeout: 120_000 }, () => {
     expect(files).toHaveLength(3);
     expect(new Set(files.map((file) => file.key)).size).toBe(3);
     expect(files.every((file) => file.markedKey !== null)).toBe(true);
+    // Each image keeps what its own manifests say; the first one's is the record's first file's too.
+    expect(files.map((file) => file.contentCredentials?.model)).toEqual(['sdxl-1.0', 'sdxl-1.0', 'sdxl-1.0']);
+    expect(generation.artifact?.contentCredentials).toEqual(files[0]!.contentCredentials);
     for (const file of files) {
       const bytes = await harness.artifactBytes({ ...generation, artifact: file });
       expect((await sharp(bytes).metadata()).format).toBe('png');

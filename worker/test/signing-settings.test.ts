@@ -75,7 +75,7 @@ describe('Content Credentials settings', () => {
       certificateChainPem: pair.certificateChainPem,
       timestampUrl: 'http://timestamp.example/tsa',
     });
-    expect(new ContentCredentials(loaded!).signedBy).toBe('CN=MediaGen development signer, O=MediaGen');
+    expect(new ContentCredentials(loaded!).subject).toBe('CN=MediaGen development signer, O=MediaGen');
   });
 
   it('development makes a pair in the data directory on the first start and keeps it', async () => {

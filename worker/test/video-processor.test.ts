@@ -28,6 +28,8 @@ describe('video generation', () => {
     expect(generation.artifact?.mimeType).toBe('video/mp4');
     const bytes = await harness.artifactBytes(generation);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    // MP4 is not signed yet: it carries plain AI metadata, and the record no Content Credentials.
+    expect(generation.artifact?.contentCredentials).toBeUndefined();
     expect(seen.length).toBeGreaterThan(1);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(Math.max(...seen)).toBeLessThanOrEqual(99);

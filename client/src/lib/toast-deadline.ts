@@ -43,3 +43,8 @@ function someoneIsReadingToasts(): boolean {
     (toaster) => toaster.matches(':hover') || toaster.contains(document.activeElement),
   );
 }
+
+/** Every deadline, when the document that shows the toasts goes away (the end of a test's page). */
+export function clearAllToastDeadlines(): void {
+  for (const id of [...deadlines.keys()]) clearToastDeadline(id);
+}

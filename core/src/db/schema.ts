@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type {
   ApiKeyScope,
   BillingPeriod,
+  ContentCredentialsSummary,
   GenerationKind,
   PaidPlanId,
   PlanSource,
@@ -91,6 +92,8 @@ export interface GenerationsTable {
   tokens_returned: ColumnType<number, number | undefined, number>;
   /** Every output in order (RecordedOutput[]); null for a generation of one file, which `artifact_key` holds. */
   outputs: ColumnType<unknown[] | null, string | null | undefined, string | null>;
+  /** What the first file's C2PA manifests say (ContentCredentialsSummary); null when stored unsigned. */
+  content_credentials: ColumnType<ContentCredentialsSummary | null, string | null | undefined, string | null>;
   /** When retention deleted the artifact of this completed generation (the record stays). */
   artifact_expired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** What the creator reads of a failure. */

@@ -35,7 +35,7 @@ export async function expireArtifacts(
         for update of g skip locked
       ), expired as (
         update generations g set artifact_key = null, artifact_mime = null, artifact_bytes = null,
-          marked_artifact_key = null, outputs = null, artifact_expired_at = ${now}, version = g.version + 1, updated_at = ${now}
+          marked_artifact_key = null, content_credentials = null, outputs = null, artifact_expired_at = ${now}, version = g.version + 1, updated_at = ${now}
         from due d where g.id = d.id
         returning g.*, d.artifact_key as old_key, d.marked_artifact_key as old_marked_key, d.outputs as old_outputs
       )

@@ -1,5 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
+import type {
+  ApiError,
+  ContentCredentialsSummary,
+  GenerationKind,
+  GenerationStatus,
+  TokenState,
+} from '@mediagen/shared';
 import type { LegacyFilteredOutput, MissingOutput } from '../queue/generation-jobs';
 
 /**
@@ -25,7 +31,11 @@ export interface GenerationEvent {
   createdAt: string;
   updatedAt: string;
   error: ApiError | null;
-  artifact: { key: string; mimeType: string } | null;
+  /**
+   * The first file; `contentCredentials` null when it was stored unsigned, absent from what a statement of
+   * an earlier release announced.
+   */
+  artifact: { key: string; mimeType: string; contentCredentials?: ContentCredentialsSummary | null } | null;
   /** Tokens charged together at submit, and how many the ending gave back. */
   tokenCount: number;
   tokensReturned: number;
@@ -42,9 +52,15 @@ export interface GenerationEvent {
  * An output as announced: a file by its key (signed by the relay), or an image not made (MissingOutput; a set
  * recorded before images could fail marks a filtered one with `filtered: true` alone).
  */
-export type EventOutput = { key: string; mimeType: string; seed?: number } | MissingOutput | LegacyFilteredOutput;
+export type EventOutput =
+  | { key: string; mimeType: string; seed?: number; contentCredentials?: ContentCredentialsSummary }
+  | MissingOutput
+  | LegacyFilteredOutput;
 
-/** Error messages are cut to keep every payload far below the 8000-byte limit. */
+/**
+ * Error messages are cut to keep every payload far below the 8000-byte limit. A completed set of ten images
+ * with their Content Credentials summaries (about 300 bytes each) stays near 5000.
+ */
 const MAX_EVENT_MESSAGE_LENGTH = 1000;
 
 /** SQL: the event of the row `alias` as JSON text, for pg_notify; `removed` when the row is being deleted. */
@@ -58,7 +74,8 @@ export function eventPayload(alias: string, removed = false): RawBuilder<string>
       else json_build_object('code', ${column('error_code')},
         'message', left(${column('error_message')}, ${sql.lit(MAX_EVENT_MESSAGE_LENGTH)})) end,
     'artifact', case when ${column('artifact_key')} is null then null
-      else json_build_object('key', ${column('artifact_key')}, 'mimeType', ${column('artifact_mime')}) end,
+      else json_build_object('key', ${column('artifact_key')}, 'mimeType', ${column('artifact_mime')},
+        'contentCredentials', ${column('content_credentials')}) end,
     'tokenCount', ${column('token_count')}, 'tokensReturned', ${column('tokens_returned')},
     'outputs', case when ${column('artifact_key')} is null then null else ${column('outputs')} end,
     'artifactExpiredAt', ${column('artifact_expired_at')}, 'removed', ${sql.lit(removed)},

@@ -1,10 +1,18 @@
-import type { ApiError, GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
+import type {
+  ApiError,
+  ContentCredentialsSummary,
+  GenerationKind,
+  GenerationStatus,
+  TokenState,
+} from '@mediagen/shared';
 import type { StoredArtifact } from '../artifacts/artifact-store';
 import type { GenerationRow } from '../db/schema';
 import { isMissingOutput, missingOutput, missingReasonOf, type CompletedOutput } from '../queue/generation-jobs';
 
 export interface RecordedArtifact extends StoredArtifact {
   markedKey: string | null;
+  /** What the C2PA manifests of the file and its marked copy say; absent when stored unsigned. */
+  contentCredentials?: ContentCredentialsSummary;
 }
 
 /** Every stored file of an artifact: the original and its marked copy, if any. */
@@ -89,15 +97,7 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
     tokensReturned: r.tokens_returned,
     paidCalls: r.paid_calls,
     providerTaskId: r.provider_task_id,
-    artifact:
-      r.artifact_key === null
-        ? null
-        : {
-            key: r.artifact_key,
-            mimeType: r.artifact_mime ?? 'application/octet-stream',
-            bytes: Number(r.artifact_bytes ?? 0),
-            markedKey: r.marked_artifact_key ?? null,
-          },
+    artifact: firstFileOf(r),
     outputs: outputsOf(r),
     artifactExpiredAt: date(r.artifact_expired_at ?? null),
     error: r.error_code === null ? null : ({ code: r.error_code, message: r.error_message ?? '' } as ApiError),
@@ -111,8 +111,22 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
   };
 }
 
+/** The first file (a set's first image), from `artifact_key` and its neighbours. */
+function firstFileOf(r: GenerationRow): RecordedArtifact | null {
+  if (r.artifact_key === null) return null;
+  const credentials = r.content_credentials ?? null;
+  return {
+    key: r.artifact_key,
+    mimeType: r.artifact_mime ?? 'application/octet-stream',
+    bytes: Number(r.artifact_bytes ?? 0),
+    markedKey: r.marked_artifact_key ?? null,
+    ...(credentials === null ? {} : { contentCredentials: credentials }),
+  };
+}
+
 function outputsOf(r: GenerationRow): CompletedOutput[] {
-  if (r.artifact_key === null) return [];
+  const first = firstFileOf(r);
+  if (first === null) return [];
   const listed = typeof r.outputs === 'string' ? (JSON.parse(r.outputs) as unknown[]) : r.outputs;
   // A set recorded before images could fail marks a filtered one with `filtered: true` alone.
   if (Array.isArray(listed) && listed.length > 0) {
@@ -120,12 +134,5 @@ function outputsOf(r: GenerationRow): CompletedOutput[] {
       isMissingOutput(output) ? missingOutput(missingReasonOf(output), output.seed) : output,
     );
   }
-  return [
-    {
-      key: r.artifact_key,
-      mimeType: r.artifact_mime ?? 'application/octet-stream',
-      bytes: Number(r.artifact_bytes ?? 0),
-      markedKey: r.marked_artifact_key ?? null,
-    },
-  ];
+  return [first];
 }

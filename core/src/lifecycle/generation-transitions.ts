@@ -117,6 +117,7 @@ export class GenerationTransitions {
       status: 'completed',
       set: sql`artifact_key = ${artifact.key}, artifact_mime = ${artifact.mimeType}, artifact_bytes = ${artifact.bytes},
         marked_artifact_key = ${artifact.markedKey ?? null},
+        content_credentials = ${artifact.contentCredentials === undefined ? null : JSON.stringify(artifact.contentCredentials)}::jsonb,
         outputs = ${outputs === null ? null : JSON.stringify(outputs)}::jsonb`,
       reason: 'completed',
       notMade: (outputs ?? []).filter(isMissingOutput).length,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import type {
+  ContentCredentialsSummary,
   GenerationFailure,
   GenerationKind,
   ImageMissingReason,
@@ -63,6 +64,8 @@ export interface CompletedArtifact extends StoredArtifact {
   markedKey?: string | null;
   /** An image's seed. */
   seed?: number;
+  /** What the C2PA manifests signed into the original and its marked copy say; absent when stored unsigned. */
+  contentCredentials?: ContentCredentialsSummary;
   /**
    * An image set's every output in order, this one (the first file) among them; absent for one output.
    * Images not made (filtered, or failed for good) are listed without a file: their tokens come back when
@@ -71,10 +74,11 @@ export interface CompletedArtifact extends StoredArtifact {
   outputs?: CompletedOutput[];
 }
 
-/** One file of a set as stored: the original, its marked copy, the seed it was made with. */
+/** One file of a set as stored: the original, its marked copy, the seed it was made with, its manifests' summary. */
 export interface StoredOutput extends StoredArtifact {
   markedKey: string | null;
   seed?: number;
+  contentCredentials?: ContentCredentialsSummary;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { GenerationRecord } from '../lifecycle/generation-record';
 import { isMissingOutput, missingReasonOf } from '../queue/generation-jobs';
 import {
   MAX_PROGRESS_BEFORE_COMPLETION,
+  type ContentCredentialsSummary,
   type Generation,
   type GenerationOutput,
   type QueuePosition,
@@ -60,7 +61,11 @@ export function generationView(
   if (submission.image !== undefined) generation.image = submission.image;
   if (state.status === 'completed' && state.artifact !== null) {
     // `result` stays the first file, for clients that read one; `outputs` is every output of a set.
-    generation.result = { url: artifactUrl(state.artifact.key), mimeType: state.artifact.mimeType };
+    generation.result = {
+      url: artifactUrl(state.artifact.key),
+      mimeType: state.artifact.mimeType,
+      ...credentialsOf(state.artifact),
+    };
     const seed = submission.image === undefined ? {} : { seed: submission.image.seed };
     generation.outputs =
       state.outputs === null || state.outputs.length === 0
@@ -84,7 +89,15 @@ function outputView(output: EventOutput, artifactUrl: (key: string) => string): 
       ? { missing: 'filtered', filtered: true, ...seed }
       : { missing: 'failed', ...seed };
   }
-  return { url: artifactUrl(output.key), mimeType: output.mimeType, ...seed };
+  return { url: artifactUrl(output.key), mimeType: output.mimeType, ...seed, ...credentialsOf(output) };
+}
+
+/** A file's Content Credentials, as the contract leaves them out of an unsigned one. */
+function credentialsOf(file: { contentCredentials?: ContentCredentialsSummary | null }): {
+  contentCredentials?: ContentCredentialsSummary;
+} {
+  const credentials = file.contentCredentials ?? null;
+  return credentials === null ? {} : { contentCredentials: credentials };
 }
 
 /** A record as the state a transition announced (for replaying the record after a missed announcement). */
@@ -97,7 +110,14 @@ export function stateOfRecord(record: GenerationRecord): GenerationState {
     token: record.token,
     paidCalls: record.paidCalls,
     error: record.error,
-    artifact: record.artifact === null ? null : { key: record.artifact.key, mimeType: record.artifact.mimeType },
+    artifact:
+      record.artifact === null
+        ? null
+        : {
+            key: record.artifact.key,
+            mimeType: record.artifact.mimeType,
+            contentCredentials: record.artifact.contentCredentials ?? null,
+          },
     tokenCount: record.tokenCount,
     tokensReturned: record.tokensReturned,
     // As announced: a set's every output, none for a generation of one file (`artifact` is it).
@@ -110,6 +130,7 @@ export function stateOfRecord(record: GenerationRecord): GenerationState {
                   key: output.key,
                   mimeType: output.mimeType,
                   ...(output.seed === undefined ? {} : { seed: output.seed }),
+                  ...credentialsOf(output),
                 },
           )
         : null,

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import {
   ERROR_MESSAGES,
   apiErrorSchema,
+  CONTENT_CREDENTIALS_VERIFY_URL,
+  contentCredentialsSchema,
   errorBodySchema,
   generationRequestSchema,
   generationSchema,
@@ -50,6 +52,13 @@ z.globalRegistry.add(generationSchema, {
   id: 'Generation',
   description:
     'The whole state of one generation, as every answer and every `generation:update` event carries it. Keep the one with the highest `version`.',
+});
+z.globalRegistry.add(contentCredentialsSchema, {
+  id: 'ContentCredentials',
+  description:
+    "What the C2PA manifests signed into a file and its marked copy say (`actions.marked`: the copy links serve while the owner's plan has the watermark). " +
+    'Absent from a file stored unsigned: a format not signed yet (MP4 video; WAV, Ogg, Opus, FLAC and AAC audio), or made without a signing key. ' +
+    `Anyone can check a downloaded file at ${CONTENT_CREDENTIALS_VERIFY_URL}.`,
 });
 z.globalRegistry.add(errorBodySchema, { id: 'Error', description: 'The one error shape: every 4xx and 5xx answer.' });
 z.globalRegistry.add(apiErrorSchema, {

@@ -13,25 +13,28 @@ import {
   type Action,
 } from '@trustnxt/c2pa-ts/manifest';
 import { WebTimestampProvider } from '@trustnxt/c2pa-ts/rfc3161';
+import {
+  canCarryContentCredentials,
+  type C2paAction,
+  type ContentCredentialsFormat,
+  type ContentCredentialsSummary,
+} from '@mediagen/shared';
 import { CREATOR_TOOL } from './ai-content-marks';
 
 /** What the product says it is in every manifest it signs (the claim generator). */
 export const PRODUCT_VERSION = '1.0.0';
 
 /**
- * The formats the released `@trustnxt/c2pa-ts` (0.9) can embed a manifest in. Every other one (WAV,
- * Ogg/Opus/FLAC/AAC, WebP, MP4) keeps its plain AI-content metadata only: the seam where a format is
- * added when the library signs it (its BMFF hashing is tested on HEIC, not on the MP4s MiniMax returns).
+ * The formats the released `@trustnxt/c2pa-ts` (0.9) can embed a manifest in (CONTENT_CREDENTIALS_FORMATS,
+ * which the client reads too). Every other one (WAV, Ogg/Opus/FLAC/AAC, WebP, MP4) keeps its plain
+ * AI-content metadata only: the seam where a format is added when the library signs it (its BMFF hashing
+ * is tested on HEIC, not on the MP4s MiniMax returns).
  */
-const SIGNABLE_FORMATS: Record<string, (bytes: Uint8Array) => Asset> = {
+const SIGNABLE_FORMATS: Record<ContentCredentialsFormat, (bytes: Uint8Array) => Asset> = {
   'image/png': (bytes) => new PNG(bytes),
   'image/jpeg': (bytes) => new JPEG(bytes),
   'audio/mpeg': (bytes) => new MP3(bytes),
 };
-
-export function canSignContentCredentials(mimeType: string): boolean {
-  return mimeType in SIGNABLE_FORMATS;
-}
 
 /** The key and certificates a manifest is signed with: PKCS#8 and X.509 PEM, the signing certificate first. */
 export interface SigningCredentials {
@@ -68,6 +71,17 @@ class Es256Signer implements Signer {
   }
 }
 
+/** The original's and the marked copy's actions, as every manifest lists them (and the summary says). */
+const ORIGINAL_ACTIONS = [ActionType.C2paCreated] as const satisfies readonly C2paAction[];
+const MARKED_ACTIONS = [ActionType.C2paOpened, ActionType.C2paWatermarked] as const satisfies readonly C2paAction[];
+
+/** Both copies of an output, signed, and what their manifests say (kept with the stored output). */
+export interface SignedOutput {
+  clean: Uint8Array;
+  marked: Uint8Array;
+  summary: ContentCredentialsSummary;
+}
+
 /**
  * Signs outputs with a C2PA manifest: `c2pa.created` with the IPTC source type trainedAlgorithmicMedia and
  * the model for the original, and for the copy with the product mark `c2pa.opened` over the original as its
@@ -77,8 +91,10 @@ class Es256Signer implements Signer {
 export class ContentCredentials {
   private readonly signer: Signer;
   private readonly timestamps: WebTimestampProvider | undefined;
-  /** The signing certificate's subject, as checkers show who signed. */
-  readonly signedBy: string;
+  /** The signing certificate's subject, as the worker says at start who signs. */
+  readonly subject: string;
+  /** Who signed, as checkers (c2pa-rs) read the certificate: its common name and its organization. */
+  private readonly signerNames: Pick<ContentCredentialsSummary, 'signedBy' | 'issuer'>;
 
   constructor(credentials: SigningCredentials) {
     const [certificate, ...chain] = pemBlocks(credentials.certificateChainPem, 'CERTIFICATE').map(
@@ -93,7 +109,13 @@ export class ContentCredentials {
     this.signer = new Es256Signer(key, certificate, chain);
     this.timestamps =
       credentials.timestampUrl === null ? undefined : new WebTimestampProvider(credentials.timestampUrl);
-    this.signedBy = certificate.subject;
+    this.subject = certificate.subject;
+    const [commonName] = certificate.subjectName.getField('CN');
+    const [organization] = certificate.subjectName.getField('O');
+    this.signerNames = {
+      signedBy: commonName ?? certificate.subject,
+      ...(organization === undefined ? {} : { issuer: organization }),
+    };
   }
 
   /** Signs the original and its marked copy; `null` for a format the library cannot sign yet. */
@@ -101,13 +123,16 @@ export class ContentCredentials {
     output: { clean: Uint8Array; marked: Uint8Array },
     mimeType: string,
     model: string,
-  ): Promise<{ clean: Uint8Array; marked: Uint8Array } | null> {
-    if (!canSignContentCredentials(mimeType)) return null;
+  ): Promise<SignedOutput | null> {
+    if (!canCarryContentCredentials(mimeType)) return null;
+    // One moment for both copies. Without a timestamp authority a manifest carries no time of its own;
+    // with one (C2PA_TSA_URL), checkers show the authority's time, a second or so after this.
+    const signedAt = new Date().toISOString();
     const softwareAgent = { name: CREATOR_TOOL, version: PRODUCT_VERSION };
     const originalId = `xmp:iid:${randomUUID()}`;
     const clean = await this.sign(output.clean, mimeType, originalId, () => [
       {
-        action: ActionType.C2paCreated,
+        action: ORIGINAL_ACTIONS[0],
         digitalSourceType: DigitalSourceType.TrainedAlgorithmicMedia,
         softwareAgent,
         description: `Generated by ${model}`,
@@ -122,23 +147,31 @@ export class ContentCredentials {
       manifest.addAssertion(original);
       return [
         {
-          action: ActionType.C2paOpened,
+          action: MARKED_ACTIONS[0],
           softwareAgent,
           parameters: { ingredients: [manifest.createAssertionReference(original)] },
         },
-        { action: ActionType.C2paWatermarked, softwareAgent, description: `Visible ${CREATOR_TOOL} product mark` },
+        { action: MARKED_ACTIONS[1], softwareAgent, description: `Visible ${CREATOR_TOOL} product mark` },
       ];
     });
-    return { clean, marked };
+    const summary: ContentCredentialsSummary = {
+      ...this.signerNames,
+      signedAt,
+      generator: `${CREATOR_TOOL} ${PRODUCT_VERSION}`,
+      model,
+      digitalSourceType: 'trainedAlgorithmicMedia',
+      actions: { original: [...ORIGINAL_ACTIONS], marked: [...MARKED_ACTIONS] },
+    };
+    return { clean, marked, summary };
   }
 
   private async sign(
     bytes: Uint8Array,
-    mimeType: string,
+    mimeType: ContentCredentialsFormat,
     instanceID: string,
     actions: (manifest: ReturnType<ManifestStore['createManifest']>) => Action[],
   ): Promise<Uint8Array> {
-    const asset = SIGNABLE_FORMATS[mimeType]!(bytes);
+    const asset = SIGNABLE_FORMATS[mimeType](bytes);
     const store = new ManifestStore();
     const manifest = store.createManifest({
       assetFormat: mimeType,

@@ -111,6 +111,7 @@ function modelOf(generation: JobAttempt['generation'], context: ProcessorContext
  * metadata, and beside it the copy with the product mark (worker/src/marking), whatever the owner's plan,
  * so the plan can change afterwards without rendering anything again. Both are signed with Content
  * Credentials (a C2PA manifest) last, in the formats that can be: nothing may change a file after that.
+ * What the manifests say is kept with the artifact, for the library to show.
  */
 export async function storeResult(
   context: ProcessorContext,
@@ -150,5 +151,5 @@ export async function storeResult(
     `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms, ` +
       (signed ? `Content Credentials signed in ${signMs} ms` : 'no Content Credentials (unsigned)'),
   );
-  return { ...artifact, markedKey: markedCopy.key };
+  return { ...artifact, markedKey: markedCopy.key, ...(signed ? { contentCredentials: signed.summary } : {}) };
 }

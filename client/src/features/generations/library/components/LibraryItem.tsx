@@ -15,6 +15,7 @@ import { ApiRequestError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 import { deleteGeneration, runAgain } from '../api/library-api';
 import { resultFileName } from '../../result-file-name';
+import { ContentCredentials } from './ContentCredentials';
 import { ResultPreview } from './ResultPreview';
 import { StatusBadge } from './StatusBadge';
 
@@ -107,7 +108,12 @@ export function LibraryItem({ generation, plan }: { generation: Generation; plan
   return (
     <li className="card flex flex-col gap-3 p-3" aria-labelledby={promptId} data-generation-id={generation.id}>
       <ResultPreview generation={generation} onSameSeed={sameSeedAgain} />
-      {generation.status === 'completed' && generation.result !== undefined && <FreeMarkNotice plan={plan} />}
+      {generation.status === 'completed' && generation.result !== undefined && (
+        <>
+          <FreeMarkNotice plan={plan} />
+          <ContentCredentials generation={generation} plan={plan} />
+        </>
+      )}
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="font-semibold text-slate-700 dark:text-slate-200">{label}</span>
         <StatusBadge status={generation.status} />
