@@ -255,14 +255,19 @@ describe('counts, job and find', () => {
     const traceId = randomUUID().replaceAll('-', '');
     const traceParent = `00-${traceId}-${'5'.repeat(16)}-01`;
     const { id } = await failed('image', { uid, traceParent });
-    await submit('image', 'not traced', { uid, delay: 60_000 });
+    const untraced = await submit('image', 'not traced', { uid, delay: 60_000 });
     const found = await runCommand(ctx, { name: 'find', by: 'user', value: uid, limit: 10 });
     expect(found.text).toMatch(/ trace\b/);
     expect(found.text.split('\n').find((line) => line.startsWith(id))).toContain(traceId);
-    expect((await findJobs(ctx, 'user', uid, 10)).generations.map((generation) => generation.traceId)).toEqual([
-      undefined,
-      traceId,
-    ]);
+    const traceIds = new Map(
+      (await findJobs(ctx, 'user', uid, 10)).generations.map((generation) => [generation.id, generation.traceId]),
+    );
+    expect(traceIds).toEqual(
+      new Map([
+        [id, traceId],
+        [untraced.id, undefined],
+      ]),
+    );
 
     expect((await retryFailed(ctx, ['image'], { limit: 10, free: true })).map((report) => report.id)).toContain(id);
     // The queue CLI traces nothing itself: the fresh job carries the generation's kept context, which a
