@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [enqueue|e2e|capacity|progress|memory|scale|ratelimit|client|webhooks ...]`: every figure against its ceiling measured
+ * `pnpm bench [enqueue|e2e|capacity|progress|memory|scale|ratelimit|client|webhooks|tracing ...]`: every figure against its ceiling measured
  * in the same run, on the same Redis, each part on its own key prefix (removed afterwards).
  * Results are printed as a table and written to bench/results/latest.json.
  */
@@ -20,6 +20,7 @@ import { priorityBench } from './parts/priority';
 import { progressBench } from './parts/progress';
 import { rateLimitBench } from './parts/ratelimit';
 import { scaleBench } from './parts/scale';
+import { tracingBench } from './parts/tracing';
 import { webhooksBench } from './parts/webhooks';
 
 export interface BenchContext {
@@ -40,6 +41,7 @@ const PARTS = {
   marking: markingBench,
   client: clientBench,
   webhooks: webhooksBench,
+  tracing: tracingBench,
 };
 type PartName = keyof typeof PARTS;
 const NEEDS_USERS: readonly PartName[] = [
@@ -51,6 +53,7 @@ const NEEDS_USERS: readonly PartName[] = [
   'priority',
   'scale',
   'webhooks',
+  'tracing',
 ];
 
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

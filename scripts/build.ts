@@ -1,11 +1,11 @@
 /**
- * `pnpm build`: the production builds. Server, worker and queue CLI become one ES module each
- * (`<package>/dist/main.js`), with the workspace's own TypeScript packages bundled in and every npm
- * dependency left to `node_modules`, so production runs plain `node` without tsx. The client is built by
- * Vite into `client/dist` (static files).
+ * `pnpm build`: the production builds. Server, worker and queue CLI become an ES module each
+ * (`<package>/dist/main.js`, with the chunks it imports later beside it), with the workspace's own
+ * TypeScript packages bundled in and every npm dependency left to `node_modules`, so production runs plain
+ * `node` without tsx. The client is built by Vite into `client/dist` (static files).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -41,9 +41,16 @@ function externals(pkg: string): string[] {
 }
 
 for (const { pkg, entry } of ENTRIES) {
+  // Chunks are named by their content: an earlier build's would pile up beside the new ones.
+  rmSync(resolve(ROOT, pkg, 'dist'), { recursive: true, force: true });
   await build({
     entryPoints: [resolve(ROOT, pkg, entry)],
-    outfile: resolve(ROOT, pkg, 'dist/main.js'),
+    // What an entry imports dynamically stays a chunk of its own, loaded when asked for: the entry starts the
+    // tracing SDK before it imports the application, whose npm imports the SDK must see load
+    // (core/src/tracing/tracing-sdk.ts). One file would hoist every import above that start.
+    outdir: resolve(ROOT, pkg, 'dist'),
+    entryNames: 'main',
+    splitting: true,
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -41,10 +41,16 @@ export class OursArm {
     private readonly users: readonly BenchUser[],
   ) {}
 
-  static async start(stack: BenchStack, emulatorHost: string, users: readonly BenchUser[]): Promise<OursArm> {
-    await stack.worker({ CONCURRENCY_IMAGE: '50' });
+  /** `env`: more settings for both processes (the `tracing` part's OTEL_*). */
+  static async start(
+    stack: BenchStack,
+    emulatorHost: string,
+    users: readonly BenchUser[],
+    env: Record<string, string> = {},
+  ): Promise<OursArm> {
+    await stack.worker({ CONCURRENCY_IMAGE: '50', ...env });
     await seedLargeBalances(await stack.databaseUrl(), users);
-    const { origin } = await stack.server(emulatorHost, { MAX_IN_FLIGHT_PER_USER: '1000' });
+    const { origin } = await stack.server(emulatorHost, { MAX_IN_FLIGHT_PER_USER: '1000', ...env });
     const arm = new OursArm(origin, users);
     arm.sockets = await connectMany(
       origin,

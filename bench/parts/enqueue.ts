@@ -1,68 +1,16 @@
-import autocannon from 'autocannon';
 import { REDIS_URL, freePort, median, spawnTs } from '../lib/env';
 import type { Figure } from '../lib/report';
 import { BenchStack } from '../lib/stack';
 import { seedLargeBalances } from '../lib/users';
 import type { BenchContext } from '../run';
+import { CONNECTIONS, DURATION_S, WARM_UP_S, asUsers, rate, warmUp } from '../lib/submit-load';
 
-const CONNECTIONS = 20;
 /**
  * A second, busier load: the API gathers the submissions that arrive together into one rate-limit call,
  * one charge statement and one `addBulk`, which pays more the more clients there are at once.
  */
 const BUSY_CONNECTIONS = 50;
 const RUNS = 5;
-
-/**
- * Successful requests per second over a fixed-duration run (an `amount` run ends on autocannon's
- * one-second tick, which quantizes short runs). Refusals are left out of the rate and shown as non-2xx.
- */
-const DURATION_S = 3;
-/** Each route runs this long before the first measured run, so no arm's figures include warming up. */
-const WARM_UP_S = 3;
-const rate = (result: autocannon.Result & { wallMs: number }) => (result['2xx'] * 1000) / result.wallMs;
-
-function cannon(options: autocannon.Options): Promise<autocannon.Result & { wallMs: number }> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    autocannon(options, (error, result) =>
-      error ? fail(error) : done({ ...result, wallMs: performance.now() - started }),
-    );
-  });
-}
-
-/** Requests that take the users' tokens in turn, as a pool of signed-in clients would. */
-function asUsers(
-  origin: string,
-  users: readonly { idToken: string }[],
-  request: { method: 'GET' | 'POST'; path: string; body?: string },
-  run: { duration: number } | { amount: number },
-  connections = CONNECTIONS,
-): Promise<autocannon.Result & { wallMs: number }> {
-  let next = 0;
-  const contentType: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' };
-  return cannon({
-    url: origin,
-    connections,
-    ...run,
-    requests: [
-      {
-        method: request.method,
-        path: request.path,
-        setupRequest: (sent) => ({
-          ...sent,
-          headers: { ...contentType, authorization: `Bearer ${users[next++ % users.length]!.idToken}` },
-          ...(request.body === undefined ? {} : { body: request.body }),
-        }),
-      },
-    ],
-  });
-}
-
-/** One request per user, so every token has been verified once and the code is warm. */
-async function warmUp(origin: string, users: readonly { idToken: string }[]): Promise<void> {
-  await asUsers(origin, users, { method: 'GET', path: '/api/me' }, { amount: users.length });
-}
 
 /**
  * Authenticated POST /api/generations (token verification against the emulator, quota, idempotency,

@@ -59,3 +59,7 @@ export * from './support/support-requests';
 export * from './views/generation-view';
 export * from './views/submission';
 export * from './webhooks/webhooks';
+export * from './config/tracing-settings';
+export * from './tracing/queue-telemetry';
+export * from './tracing/spans';
+export * from './tracing/tracing-state';

@@ -146,7 +146,7 @@ describe('expireArtifacts', () => {
 
     const cutoff = new Date(now - 5 * DAY_MS);
     const expired = await lifecycle.expireArtifacts({ free: cutoff }, 100);
-    expect(expired).toContainEqual({ id: old.id, artifactKeys: [`${old.id}.wav`] });
+    expect(expired).toContainEqual({ id: old.id, artifactKeys: [`${old.id}.wav`], traceParent: null });
     expect(expired.map((item) => item.id)).not.toContain(oldPro.id);
     expect(expired.map((item) => item.id)).not.toContain(recent.id);
 

@@ -63,11 +63,12 @@ export async function runCommand(ctx: OpsContext, command: Exclude<Command, { na
         generation.taskId,
         generation.error,
         generation.providerError,
+        generation.traceId,
       ]);
       const text =
         result.generations.length === 0
           ? `no generations found for ${command.by} '${command.value}'`
-          : table(['id', 'status', 'token', 'uid', 'created', 'task', 'error', 'provider said'], rows);
+          : table(['id', 'status', 'token', 'uid', 'created', 'task', 'error', 'provider said', 'trace'], rows);
       return { json: result, text };
     }
     case 'pause':

@@ -88,7 +88,13 @@ const requests: { [K in GenerationKind]: (text: string) => RequestByKind[K] } = 
 async function submit(
   kind: GenerationKind,
   text: string,
-  options: { uid?: string; delay?: number; request?: Record<string, unknown>; plan?: PlanId } = {},
+  options: {
+    uid?: string;
+    delay?: number;
+    request?: Record<string, unknown>;
+    plan?: PlanId;
+    traceParent?: string;
+  } = {},
 ) {
   const uid = options.uid ?? `user-${randomUUID()}`;
   const outcome = await ctx.lifecycle.submit({
@@ -98,6 +104,7 @@ async function submit(
     request: options.request ?? (requests[kind](text) as unknown as Record<string, unknown>),
     prompt: text,
     maxInFlight: 10,
+    traceParent: options.traceParent ?? null,
   });
   if (outcome.status !== 'accepted') throw new Error(outcome.status);
   const { id } = outcome.generation;
@@ -113,7 +120,10 @@ async function submit(
 }
 
 /** A generation that failed before any paid call: its token came back. */
-async function failed(kind: GenerationKind, options: { uid?: string; request?: Record<string, unknown> } = {}) {
+async function failed(
+  kind: GenerationKind,
+  options: { uid?: string; request?: Record<string, unknown>; traceParent?: string } = {},
+) {
   const generation = await submit(kind, 'fail', { ...options, delay: 60_000 });
   await ctx.queues[kind].remove(generation.id);
   await ctx.lifecycle.fail(generation.id, { code: 'IMAGE_FAILED', message: 'Failed to generate image' });
@@ -238,6 +248,32 @@ describe('counts, job and find', () => {
       { id: video.id, taskId: 'task-42' },
     ]);
     expect((await findJobs(ctx, 'task', 'task-missing', 100)).generations).toEqual([]);
+  });
+
+  it("shows a traced generation's trace id, and a retry of it continues its trace in the workers", async () => {
+    const uid = `user-${randomUUID()}`;
+    const traceId = randomUUID().replaceAll('-', '');
+    const traceParent = `00-${traceId}-${'5'.repeat(16)}-01`;
+    const { id } = await failed('image', { uid, traceParent });
+    const untraced = await submit('image', 'not traced', { uid, delay: 60_000 });
+    const found = await runCommand(ctx, { name: 'find', by: 'user', value: uid, limit: 10 });
+    expect(found.text).toMatch(/ trace\b/);
+    expect(found.text.split('\n').find((line) => line.startsWith(id))).toContain(traceId);
+    const traceIds = new Map(
+      (await findJobs(ctx, 'user', uid, 10)).generations.map((generation) => [generation.id, generation.traceId]),
+    );
+    expect(traceIds).toEqual(
+      new Map([
+        [id, traceId],
+        [untraced.id, undefined],
+      ]),
+    );
+
+    expect((await retryFailed(ctx, ['image'], { limit: 10, free: true })).map((report) => report.id)).toContain(id);
+    // The queue CLI traces nothing itself: the fresh job carries the generation's kept context, which a
+    // worker's run of it continues (BullMQ's telemetry metadata).
+    const job = await ctx.queues.image.getJob(id);
+    expect(JSON.parse(job!.opts.telemetry!.metadata!)).toEqual({ traceparent: traceParent });
   });
 
   it("shows operators the provider's answer behind a failure, beside what the creator read", async () => {

@@ -9,6 +9,7 @@ import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from 
 import { accountsPlugin } from './plugins/accounts';
 import { apiDocsPlugin } from './plugins/api-docs';
 import { authPlugin } from './plugins/auth';
+import { registerRequestTracing } from './plugins/request-tracing';
 import { billingPlugin } from './plugins/billing';
 import { infrastructurePlugin } from './plugins/infrastructure';
 import { metricsPlugin } from './plugins/metrics';
@@ -71,6 +72,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   }
 
   try {
+    // First, so every request's hooks and handler run inside its span.
+    await registerRequestTracing(app);
     // Security headers: helmet's defaults. The API serves JSON, and the admin pages (Bull Board, the login
     // page) use inline scripts and styles, so no Content-Security-Policy. The middleware is built once:
     // @fastify/helmet builds it anew on every request, a few per cent of the server's CPU per submission.

@@ -8,10 +8,13 @@ import {
   readCommonSettings,
   readMaxInFlightPerUser,
   readSupportMailSettings,
+  readTracingSettings,
+  TRACED_SERVICES,
   wholeNumber,
   type CommonSettings,
   type Env,
   type SupportMailSettings,
+  type TracingSettings,
 } from '@mediagen/core';
 import { z } from 'zod';
 import { readBillingSettings, type BillingSettings } from './billing/billing-settings';
@@ -25,6 +28,8 @@ export interface ServerConfig extends CommonSettings {
   /** True only when MEDIAGEN_MODE=development was asked for. */
   development: boolean;
   logLevel: string;
+  /** The OTEL_* settings: null when tracing is off (core/src/config/tracing-settings.ts). */
+  tracing: TracingSettings | null;
   port: number;
   host: string;
   artifactsDir: string;
@@ -204,6 +209,7 @@ export function loadConfig(env: Env): ServerConfig {
     logLevel:
       reader.read('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info') ??
       'info',
+    tracing: readTracingSettings(reader, TRACED_SERVICES.api),
     port,
     host,
     artifactsDir: resolve(common.dataDir, 'artifacts'),

@@ -1,34 +1,9 @@
-import { describeRedisEndpoint } from '@mediagen/core';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
-import { buildApp } from './app';
+/**
+ * The API process's entry. Tracing starts before the application is imported: the SDK hooks PostgreSQL,
+ * Redis and pino as they load (core/src/tracing/tracing-sdk.ts), and does nothing unless configured.
+ */
+import { TRACED_SERVICES, startTracing } from '@mediagen/core/tracing-sdk';
 
-let config: ServerConfig;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
-
-const app = await buildApp(config).catch((error: unknown) => {
-  console.error(`The server could not start (is Redis reachable at ${describeRedisEndpoint(config.redis)}?):`, error);
-  process.exit(1);
-});
-
-let shuttingDown = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
-
-await app.listen({ port: config.port, host: config.host });
+const tracing = await startTracing(process.env, TRACED_SERVICES.api);
+const { runServer } = await import('./server-process');
+await runServer(tracing);

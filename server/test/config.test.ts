@@ -212,3 +212,51 @@ describe('every variable', () => {
     expect(loadConfig({ ...development, PORT: '0' }).publicUrl).toBeNull();
   });
 });
+
+describe('tracing', () => {
+  it('is off unless an OTLP endpoint is set, and then samples every new trace by default', () => {
+    expect(loadConfig(development).tracing).toBeNull();
+    expect(
+      loadConfig({ ...development, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })
+        .tracing,
+    ).toBeNull();
+    expect(loadConfig({ ...development, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_traceidratio',
+      sampleRatio: 1,
+      serviceName: 'mediagen-api',
+    });
+  });
+
+  it('reads the standard settings, the traces-only endpoint first', () => {
+    const config = loadConfig({
+      ...development,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://tempo.internal/v1/traces',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+      OTEL_SERVICE_NAME: 'api-eu',
+    });
+    expect(config.tracing).toMatchObject({
+      endpoint: 'https://tempo.internal/v1/traces',
+      protocol: 'http/json',
+      sampleRatio: 0.25,
+      serviceName: 'api-eu',
+    });
+  });
+
+  it('refuses settings the SDK would misread or ignore, naming each', () => {
+    const problems = problemsOf({
+      ...development,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift',
+      OTEL_TRACES_SAMPLER: 'jaeger_remote',
+      OTEL_TRACES_SAMPLER_ARG: '25%',
+    }).join('\n');
+    expect(problems).toContain('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+    expect(problems).toContain('OTEL_EXPORTER_OTLP_PROTOCOL must be one of http/protobuf, http/json, grpc');
+    expect(problems).toContain('OTEL_TRACES_SAMPLER must be one of');
+    expect(problems).toContain('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
+  });
+});

@@ -35,6 +35,7 @@ function event(
     artifact: null,
     artifactExpiredAt: null,
     removed: false,
+    traceParent: null,
     ...extra,
   };
 }

@@ -274,6 +274,8 @@ export const operatorGenerationSchema = z.object({
   providerError: z.string().nullable(),
   createdAt: isoDate,
   finishedAt: isoDate.nullable(),
+  /** Its trace's id in the tracing backend (OPERATING.md, Tracing); null when it was not traced. */
+  traceId: z.string().nullable(),
 });
 
 export type OperatorGeneration = z.infer<typeof operatorGenerationSchema>;

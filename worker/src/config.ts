@@ -9,10 +9,13 @@ import {
   readBillingGraceDays,
   readCommonSettings,
   readPriceTable,
+  readTracingSettings,
+  TRACED_SERVICES,
   wholeNumber,
   type CommonSettings,
   type Env,
   type PriceTable,
+  type TracingSettings,
 } from '@mediagen/core';
 import {
   GENERATION_KINDS,
@@ -80,6 +83,8 @@ export interface WorkerConfig extends CommonSettings {
   kinds: GenerationKind[];
   /** What the worker must tell its operators at start-up (a speech model's shutdown). */
   notices: string[];
+  /** The OTEL_* settings: null when tracing is off (core/src/config/tracing-settings.ts). */
+  tracing: TracingSettings | null;
   concurrency: Record<GenerationKind, number>;
   shutdownGraceMs: number;
   /** Recorded on each job it runs (BullMQ processedBy); default host:pid. */
@@ -225,6 +230,7 @@ export function loadWorkerConfig(env: Env, now = Date.now()): WorkerConfig {
     artifactsDir: resolve(common.dataDir, 'artifacts'),
     kinds,
     notices: speechNotice !== null && asked.includes('speech') ? [speechNotice.message] : [],
+    tracing: readTracingSettings(reader, TRACED_SERVICES.worker),
     concurrency: {
       image: reader.read('CONCURRENCY_IMAGE', wholeNumber(1, 500), '4') ?? 4,
       video: reader.read('CONCURRENCY_VIDEO', wholeNumber(1, 500), '20') ?? 20,

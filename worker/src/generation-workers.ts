@@ -23,6 +23,7 @@ import { canceledError } from './generation-error';
 import { HandBack, createJobRunner } from './job-runner';
 import { startKindWorkers } from './kind-workers';
 import { WorkerMetrics } from './observability/worker-metrics';
+import { workerLine } from './observability/worker-log';
 import { createImageProcessor } from './processors/image-processor';
 import { ContentCredentials } from './marking/content-credentials';
 import { loadSigningCredentials } from './marking/signing-credentials';
@@ -162,7 +163,7 @@ export async function startGenerationWorkers(
   const creditProbe = new CreditProbe(
     spendControls.credit,
     { stability: async () => (await context.stability.balanceCredits()) >= creditsPerImage },
-    (message) => console.warn(`[worker] ${message}`),
+    (message) => console.warn(workerLine(message)),
   );
 
   // A cancel made anywhere aborts the provider call in flight here at once.
@@ -198,9 +199,9 @@ export async function startGenerationWorkers(
       metrics,
       credit: creditProbe,
       retryAfterMs: config.spendRetryMs,
-      log: (message) => console.warn(`[worker] ${message}`),
+      log: (message) => console.warn(workerLine(message)),
     }),
-    log: (message) => console.warn(`[worker] ${message}`),
+    log: (message) => console.warn(workerLine(message)),
   });
 
   const kindWorkers = await startKindWorkers(config, run);
@@ -219,7 +220,7 @@ export async function startGenerationWorkers(
     lifecycle,
     jobs,
     retentionDays: config.artifactRetentionDays,
-    log: (message) => console.warn(`[worker] ${message}`),
+    log: (message) => console.warn(workerLine(message)),
   });
   // Only the grace sweep: checkout and events are the server's (no Stripe key reaches the workers).
   const billing = new BillingRecord(database.db, {

@@ -1,8 +1,12 @@
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import {
+  SPAN_ATTRIBUTES,
+  annotateActiveSpan,
   filesOfImagesMade,
+  inSpan,
   keysOfOutputs,
   outputKeys,
+  tagGeneration,
   type GenerationJobOwner,
   type GenerationJobData,
   type GenerationLifecycle,
@@ -118,8 +122,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await giveBackPendingCalls(job, lifecycle, record);
       const told =
         'completed' in outcome
-          ? await record('record the completion', () => lifecycle.complete(id, outcome.completed))
-          : await record('record the failure', () => lifecycle.fail(id, outcome.failed));
+          ? await inSpan('generation complete', {}, () =>
+              record('record the completion', () => lifecycle.complete(id, outcome.completed)),
+            )
+          : await inSpan('generation fail', { attributes: { 'mediagen.error.code': outcome.failed.code } }, () =>
+              record('record the failure', () => lifecycle.fail(id, outcome.failed)),
+            );
       if (told.ok) return told.generation;
       if ('completed' in outcome) {
         // Canceled before the result was recorded: the result is nobody's, so it goes. A run that lost
@@ -194,6 +202,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
   }
 
   return async function run(job: GenerationJob, token: string | undefined): Promise<void> {
+    // Inside BullMQ's span of this run, a child of the job's add (or of the retry that brought it back).
+    tagGeneration(job.id!);
+    annotateActiveSpan({
+      [SPAN_ATTRIBUTES.kind]: job.data.kind,
+      [SPAN_ATTRIBUTES.attempt]: job.attemptsMade + 1,
+      ...(job.data.polls === undefined ? {} : { 'mediagen.video.polls': job.data.polls }),
+    });
     const kind = job.data.kind;
     const id = job.id!;
     if (job.data.outcome !== undefined) {
@@ -293,6 +308,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const attemptNumber = job.attemptsMade + 1;
       if (!isFinalAttempt(job, failure)) {
         metrics.retry(kind);
+        deps.log(`${id}: attempt ${attemptNumber} failed: ${failure.code}; next try in ${nextRetryDelayMs(job)} ms`);
         await job.log(
           `attempt ${attemptNumber} failed: ${failure.code} ${failure.message}; next try in ${nextRetryDelayMs(job)} ms`,
         );

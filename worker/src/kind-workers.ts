@@ -1,6 +1,6 @@
 import { Worker, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, queueName, type GenerationJobData } from '@mediagen/core';
+import { connectRedis, queueName, queueTelemetry, type GenerationJobData } from '@mediagen/core';
 import type { GenerationKind } from '@mediagen/shared';
 import type { WorkerConfig } from './config';
 
@@ -44,6 +44,8 @@ export async function startKindWorkers(config: WorkerConfig, run: Processor<Gene
         lockDuration: config.lockMs,
         stalledInterval: config.lockMs,
         limiter: config.rateLimits[kind] ?? NO_STATIC_LIMIT,
+        // A run continues the trace its job carries (the submission's), across retries, polls and takeovers.
+        telemetry: queueTelemetry(),
         // A pause after a provider's 429 does not wake a worker blocked waiting for a job: it sleeps out its
         // block timeout (BullMQ's default, 5 s) before it sees the queue again. One second keeps the queue's
         // restart close to the end of the pause for one cheap blocking read a second per idle kind.

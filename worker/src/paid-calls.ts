@@ -179,7 +179,11 @@ export class RunPaidCalls {
     }
     this.spendChecked = false;
     try {
-      const result = await deps.gateway.call(job, signal, provider, call, action, { turnTaken });
+      const model = (this.generation.request as { model?: unknown }).model;
+      const result = await deps.gateway.call(job, signal, provider, call, action, {
+        turnTaken,
+        ...(typeof model === 'string' ? { model } : {}),
+      });
       if (paid) this.spendRecords.push(deps.spend.accepted(job, this.generation, provider, call));
       return result;
     } catch (error) {

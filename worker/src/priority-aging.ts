@@ -1,4 +1,10 @@
-import type { GenerationJobOwner, GenerationLifecycle, GenerationReads } from '@mediagen/core';
+import {
+  recordPass,
+  type GenerationJobOwner,
+  type GenerationLifecycle,
+  type GenerationReads,
+  type TouchedGeneration,
+} from '@mediagen/core';
 
 interface Options {
   reads: Pick<GenerationReads, 'waitingToAge'>;
@@ -31,13 +37,14 @@ export class PriorityAging {
       topPriority,
       limit: this.options.batch ?? 200,
     });
-    const promoted: string[] = [];
+    const promoted: TouchedGeneration[] = [];
     for (const generation of waiting) {
       // The record's line first, then the job: a job a worker took meanwhile runs as it is, and one gone
       // from Redis is the reconciler's to put back, at the priority the record now says.
       if (!(await lifecycle.moveInLine(generation.id, topPriority))) continue;
-      if (await jobs.reprioritized(generation, topPriority)) promoted.push(generation.id);
+      if (await jobs.reprioritized(generation, topPriority)) promoted.push(generation);
     }
-    return promoted;
+    recordPass('priority aging', new Date(now), promoted, { 'mediagen.job.priority': topPriority });
+    return promoted.map((generation) => generation.id);
   }
 }

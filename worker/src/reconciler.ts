@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, GenerationJobOwner, GenerationLifecycle, GenerationReads } from '@mediagen/core';
+import {
+  recordPass,
+  type Database,
+  type GenerationJobOwner,
+  type GenerationLifecycle,
+  type GenerationReads,
+  type TouchedGeneration,
+} from '@mediagen/core';
 import type { PlanCatalogue } from '@mediagen/shared';
 import { deadlineError } from './generation-error';
 import type { JobDeadline } from './config';
@@ -84,6 +91,7 @@ export class Reconciler {
     const now = this.clock();
     const report: ReconcileReport = { checked: 0, requeued: [], expired: [], concluded: [], givingBack: [] };
     const unfinished = await reads.untouchedUnfinished(new Date(now - this.options.staleAfterMs), BATCH);
+    const touched: TouchedGeneration[] = [];
     for (const generation of unfinished) {
       report.checked += 1;
       const job = await jobs.queue(generation.kind).getJob(generation.id);
@@ -107,7 +115,10 @@ export class Reconciler {
           'completed' in outcome
             ? await lifecycle.complete(generation.id, outcome.completed)
             : await lifecycle.fail(generation.id, outcome.failed);
-        if (told.ok) report.concluded.push(generation.id);
+        if (told.ok) {
+          report.concluded.push(generation.id);
+          touched.push(generation);
+        }
         continue;
       }
       // A job that ended without an outcome kept (or one an operator removed) is gone for our purposes.
@@ -119,6 +130,7 @@ export class Reconciler {
         const error = deadlineError(generation.kind);
         if ((await lifecycle.expire(generation.id, { code: error.code, message: error.message })).ok) {
           report.expired.push(generation.id);
+          touched.push(generation);
         }
         continue;
       }
@@ -128,7 +140,13 @@ export class Reconciler {
       await jobs.requeued(generation, priority);
       await lifecycle.moveInLine(generation.id, priority);
       report.requeued.push(generation.id);
+      touched.push(generation);
     }
+    recordPass('reconciler pass', new Date(now), touched, {
+      'mediagen.reconciler.requeued': report.requeued.length,
+      'mediagen.reconciler.expired': report.expired.length,
+      'mediagen.reconciler.concluded': report.concluded.length,
+    });
     return report;
   }
 }

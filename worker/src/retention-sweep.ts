@@ -1,4 +1,4 @@
-import type { GenerationJobOwner, GenerationLifecycle } from '@mediagen/core';
+import { recordPass, type GenerationJobOwner, type GenerationLifecycle, type TouchedGeneration } from '@mediagen/core';
 import { DAY_MS, type PlanId } from '@mediagen/shared';
 
 /** Files let go per batch: each batch is one short statement, so a large backlog never holds locks long. */
@@ -34,8 +34,10 @@ export class RetentionSweep {
       Object.entries(this.options.retentionDays).map(([plan, days]) => [plan, new Date(now - days * DAY_MS)]),
     ) as Partial<Record<PlanId, Date>>;
     if (Object.keys(cutoffs).length === 0) return report;
+    const touched: TouchedGeneration[] = [];
     for (;;) {
       const expired = await this.options.lifecycle.expireArtifacts(cutoffs, BATCH);
+      touched.push(...expired);
       for (const { id, artifactKeys } of expired) {
         const removed = await this.options.jobs.discarded(artifactKeys).then(
           () => true,
@@ -47,7 +49,10 @@ export class RetentionSweep {
         if (removed) report.expired += 1;
         else report.failed += 1;
       }
-      if (expired.length < BATCH) return report;
+      if (expired.length < BATCH) {
+        recordPass('retention sweep', new Date(now), touched, { 'mediagen.files.failed': report.failed });
+        return report;
+      }
     }
   }
 }

@@ -277,3 +277,34 @@ describe('the speech model', () => {
     expect(problemsOf({ ...development, SPEECH_MODEL: 'gpt-realtime' })).toMatch(/SPEECH_MODEL.*must be one of/);
   });
 });
+
+describe('tracing', () => {
+  it('is off by default, and names its spans mediagen-worker once an endpoint is set', () => {
+    expect(loadWorkerConfig(development).tracing).toBeNull();
+    expect(
+      loadWorkerConfig({
+        ...development,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_SDK_DISABLED: 'true',
+      }).tracing,
+    ).toBeNull();
+    expect(
+      loadWorkerConfig({
+        ...development,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      }).tracing,
+    ).toMatchObject({ serviceName: 'mediagen-worker', sampler: 'always_on', sampleRatio: 1 });
+  });
+
+  it('refuses a sampling ratio outside 0 to 1', () => {
+    expect(
+      problemsOf({
+        ...development,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_TRACES_SAMPLER_ARG: '2',
+      }),
+    ).toContain('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
+  });
+});

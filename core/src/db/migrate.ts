@@ -15,6 +15,7 @@ import * as billing from './migrations/0012-billing';
 import * as apiKeys from './migrations/0013-api-keys';
 import * as webhooks from './migrations/0014-webhooks';
 import * as contentCredentials from './migrations/0015-content-credentials';
+import * as generationTrace from './migrations/0016-generation-trace';
 
 /**
  * Migrations listed in code rather than read from a folder, so the bundled production build carries them.
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-api-keys': apiKeys,
   '0014-webhooks': webhooks,
   '0015-content-credentials': contentCredentials,
+  '0016-generation-trace': generationTrace,
 };
 
 export class MigrationError extends Error {

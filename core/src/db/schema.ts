@@ -110,6 +110,8 @@ export interface GenerationsTable {
   queue_priority: ColumnType<number | null, number | null | undefined, number | null>;
   /** …then when it joined that level, from the `generations_queue_order` sequence (bigint: read as a string). */
   queue_order: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The submission's W3C traceparent when it was traced and sampled (tracing/spans.ts), else null. */
+  trace_parent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export const LEDGER_MOVEMENTS = ['charge', 'refund', 'spend', 'period_reset', 'plan_change'] as const;

@@ -14,7 +14,7 @@ export async function expireArtifacts(
   context: LifecycleContext,
   cutoffs: Partial<Record<PlanId, Date>>,
   limit: number,
-): Promise<{ id: string; artifactKeys: string[] }[]> {
+): Promise<{ id: string; artifactKeys: string[]; traceParent: string | null }[]> {
   const plans = Object.entries(cutoffs).filter((entry): entry is [PlanId, Date] => entry[1] !== undefined);
   if (plans.length === 0) return [];
   const now = context.now();
@@ -23,6 +23,7 @@ export async function expireArtifacts(
     artifact_key: string;
     marked_artifact_key: string | null;
     outputs: CompletedOutput[] | null;
+    trace_parent: string | null;
   }>`
       with due as (
         select g.id, g.artifact_key, g.marked_artifact_key, g.outputs from generations g join accounts a on a.uid = g.uid
@@ -39,7 +40,7 @@ export async function expireArtifacts(
         returning g.*, d.artifact_key as old_key, d.marked_artifact_key as old_marked_key, d.outputs as old_outputs
       )
       select e.id, e.old_key as artifact_key, e.old_marked_key as marked_artifact_key, e.old_outputs as outputs,
-        ${announce('e')}
+        e.trace_parent, ${announce('e')}
       from expired e`.execute(context.db);
   return result.rows.map((row) => ({
     id: row.id,
@@ -50,5 +51,6 @@ export async function expireArtifacts(
         ...keysOfOutputs(row.outputs),
       ]),
     ],
+    traceParent: row.trace_parent,
   }));
 }

@@ -44,6 +44,8 @@ export interface GenerationEvent {
   artifactExpiredAt: string | null;
   /** The owner deleted it: this is its last announcement. */
   removed: boolean;
+  /** The submission's W3C traceparent when it was traced: the relay's emit of the final state continues it. */
+  traceParent: string | null;
 }
 
 /**
@@ -76,7 +78,8 @@ export function eventPayload(alias: string, removed = false): RawBuilder<string>
         'contentCredentials', ${column('content_credentials')}) end,
     'tokenCount', ${column('token_count')}, 'tokensReturned', ${column('tokens_returned')},
     'outputs', case when ${column('artifact_key')} is null then null else ${column('outputs')} end,
-    'artifactExpiredAt', ${column('artifact_expired_at')}, 'removed', ${sql.lit(removed)}
+    'artifactExpiredAt', ${column('artifact_expired_at')}, 'removed', ${sql.lit(removed)},
+    'traceParent', ${column('trace_parent')}
   )::text`;
 }
 
@@ -93,6 +96,8 @@ export function parseGenerationEvent(payload: string | undefined): GenerationEve
     event.createdAt = new Date(event.createdAt).toISOString();
     event.updatedAt = new Date(event.updatedAt).toISOString();
     if (event.artifactExpiredAt !== null) event.artifactExpiredAt = new Date(event.artifactExpiredAt).toISOString();
+    // Announced by a process older than the column.
+    event.traceParent ??= null;
     return event;
   } catch {
     return null;

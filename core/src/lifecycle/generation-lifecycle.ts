@@ -165,7 +165,7 @@ export class GenerationLifecycle {
   expireArtifacts(
     cutoffs: Partial<Record<PlanId, Date>>,
     limit: number,
-  ): Promise<{ id: string; artifactKeys: string[] }[]> {
+  ): Promise<{ id: string; artifactKeys: string[]; traceParent: string | null }[]> {
     return expireArtifacts(this.context, cutoffs, limit);
   }
 }

@@ -72,6 +72,8 @@ export interface GenerationRecord {
   startedAt: Date | null;
   providerStartedAt: Date | null;
   finishedAt: Date | null;
+  /** The submission's W3C traceparent when it was traced (tracing/spans.ts): its trace id finds its trace. */
+  traceParent: string | null;
 }
 
 const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
@@ -105,6 +107,7 @@ export function toRecord(row: GenerationRow | Record<string, unknown>): Generati
     startedAt: date(r.started_at),
     providerStartedAt: date(r.provider_started_at),
     finishedAt: date(r.finished_at),
+    traceParent: r.trace_parent ?? null,
   };
 }
 

@@ -20,6 +20,8 @@ export interface SubmitInput {
   idempotency?: { key: string; bodyHash: string };
   /** Keyed hash of the owner's email (account-traces.ts): a first submission picks up a closed account's trace. */
   emailHash?: string | null;
+  /** The submission's W3C traceparent (tracing/spans.ts, currentTraceParent) when it is traced. */
+  traceParent?: string | null;
 }
 
 export type SubmitOutcome =
@@ -157,18 +159,19 @@ export class GenerationSubmissions {
       max_in_flight: input.maxInFlight,
       charge: true,
       email_hash: input.emailHash ?? null,
+      trace_parent: input.traceParent ?? null,
     }));
     const uids = inputs.map((input) => input.uid);
     const { rows } = await sql<SubmitRow>`${prepared('submit_generations')}
       with input as (
         select * from json_to_recordset(${JSON.stringify(submissions)}::json) as i(ord int, id text, uid text,
           kind text, tokens int, request jsonb, prompt text, key text, body_hash text, max_in_flight int, charge boolean,
-          email_hash text)
+          email_hash text, trace_parent text)
       ), ${chargeSteps({ now, plans: this.context.plans, uids, reason: 'submitted' })}, generation as (
         insert into generations (id, uid, kind, status, version, request, prompt, token, token_count, created_at,
-          updated_at, queue_priority, queue_order)
+          updated_at, queue_priority, queue_order, trace_parent)
         select c.id, c.uid, c.kind, 'queued', 1, i.request, i.prompt, 'held', c.tokens, ${ts}, ${ts}, c.queue_priority,
-          ${NEXT_IN_LINE}
+          ${NEXT_IN_LINE}, i.trace_parent
         from charged c join input i on i.ord = c.ord
         order by c.ord
         returning *

@@ -6,6 +6,8 @@ import { signalCancel } from '../cancel-signals';
 import { naturalBatches } from '../natural-batches';
 import { keysOfOutputs } from '../lifecycle/generation-record';
 import { forgetProgress } from '../progress/progress-channel';
+import { jobTraceMetadata, queueTelemetry } from '../tracing/queue-telemetry';
+import { SPAN_ATTRIBUTES, SpanKind, inSpan } from '../tracing/spans';
 import {
   generationJobOptions,
   queueName,
@@ -17,12 +19,21 @@ import {
 /** A job that waits (not yet taken by a worker) can be moved or taken out; a running one cannot. */
 const WAITING_JOB_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
+/** A job to add: `traceMetadata` is the context of the work that decided it (queue-telemetry.ts). */
+interface JobToAdd {
+  id: string;
+  priority: number;
+  traceMetadata?: string;
+}
+
 /** Each step of an effect is tried this many times, these delays apart, before it counts as failed. */
 const STEP_RETRY_DELAYS_MS = [50, 250];
 
 export interface JobRef {
   id: string;
   kind: GenerationKind;
+  /** Its submission's traceparent, when traced: a job put back in line continues that trace. */
+  traceParent?: string | null;
 }
 
 /** A generation whose record is gone (deleted, or its account closed): what of it is left to clear. */
@@ -54,22 +65,23 @@ export interface JobOwnerOptions {
 export class GenerationJobOwner {
   private readonly queues: Record<GenerationKind, Queue<GenerationJobData>>;
   /** Adds that arrive together go to Redis in one round trip (`addBulk`), per queue. */
-  private readonly adders: Record<GenerationKind, (job: { id: string; priority: number }) => Promise<void>>;
+  private readonly adders: Record<GenerationKind, (job: JobToAdd) => Promise<void>>;
 
   constructor(private readonly options: JobOwnerOptions) {
     const { connection, prefix, log } = options;
     this.queues = Object.fromEntries(
       GENERATION_KINDS.map((kind) => {
-        const queue = new Queue<GenerationJobData>(queueName(kind), { connection, prefix });
+        const queue = new Queue<GenerationJobData>(queueName(kind), {
+          connection,
+          prefix,
+          telemetry: queueTelemetry(),
+        });
         queue.on('error', (err) => log.warn({ err, kind }, 'queue error'));
         return [kind, queue];
       }),
     ) as Record<GenerationKind, Queue<GenerationJobData>>;
     this.adders = Object.fromEntries(
-      GENERATION_KINDS.map((kind) => [
-        kind,
-        naturalBatches((jobs: readonly { id: string; priority: number }[]) => this.addAll(kind, jobs)),
-      ]),
+      GENERATION_KINDS.map((kind) => [kind, naturalBatches((jobs: readonly JobToAdd[]) => this.addAll(kind, jobs))]),
     ) as GenerationJobOwner['adders'];
   }
 
@@ -79,7 +91,9 @@ export class GenerationJobOwner {
    * generation failed and is let go).
    */
   submitted(generation: JobRef, priority: number): Promise<void> {
-    return this.adders[generation.kind]({ id: generation.id, priority });
+    return this.traced('queue add', generation, priority, () =>
+      this.adders[generation.kind]({ id: generation.id, priority, traceMetadata: jobTraceMetadata() }),
+    );
   }
 
   /**
@@ -87,8 +101,11 @@ export class GenerationJobOwner {
    * is left of its old job goes, and a fresh one joins at `priority`, last of that level.
    */
   async requeued(generation: JobRef, priority: number): Promise<void> {
-    await step(() => this.queues[generation.kind].remove(generation.id));
-    await step(() => this.addAll(generation.kind, [{ id: generation.id, priority }]));
+    await this.traced('queue requeue', generation, priority, async () => {
+      await step(() => this.queues[generation.kind].remove(generation.id));
+      const traceMetadata = jobTraceMetadata(generation.traceParent);
+      await step(() => this.addAll(generation.kind, [{ id: generation.id, priority, traceMetadata }]));
+    });
   }
 
   /**
@@ -178,6 +195,21 @@ export class GenerationJobOwner {
     await Promise.allSettled(Object.values(this.queues).map((queue) => queue.close()));
   }
 
+  /**
+   * The span of a job joining its queue, the parent of every run of the job (queue-telemetry.ts): in the
+   * generation's own trace when it has one (a requeue by the reconciler or an operator's retry continues it).
+   */
+  private traced(name: string, generation: JobRef, priority: number, add: () => Promise<void>): Promise<void> {
+    const attributes = {
+      [SPAN_ATTRIBUTES.generationId]: generation.id,
+      [SPAN_ATTRIBUTES.kind]: generation.kind,
+      'messaging.destination.name': queueName(generation.kind),
+      'mediagen.job.priority': priority,
+    };
+    const options = { kind: SpanKind.PRODUCER, attributes, parent: generation.traceParent };
+    return inSpan(`${name} ${queueName(generation.kind)}`, options, add);
+  }
+
   /** Tells the worker holding a generation to stop its provider call now; a lost message costs only time. */
   private async tell(id: string): Promise<void> {
     await step(() => signalCancel(this.options.connection, this.options.prefix, id)).catch(() => undefined);
@@ -188,11 +220,13 @@ export class GenerationJobOwner {
    * for one). Should the pipeline fail, every job in it counts as not added; some may have been, and the
    * worker finds their generations failed and lets them go, as after any add whose answer was lost.
    */
-  private async addAll(kind: GenerationKind, jobs: readonly { id: string; priority: number }[]): Promise<void[]> {
+  private async addAll(kind: GenerationKind, jobs: readonly JobToAdd[]): Promise<void[]> {
     const queue = this.queues[kind];
     const { retry, retention } = this.options;
-    const options = ({ id, priority }: { id: string; priority: number }) =>
-      generationJobOptions(id, retry, retention, priority);
+    const options = ({ id, priority, traceMetadata }: JobToAdd) => ({
+      ...generationJobOptions(id, retry, retention, priority),
+      ...(traceMetadata === undefined ? {} : { telemetry: { metadata: traceMetadata } }),
+    });
     if (jobs.length === 1) await queue.add(kind, { kind }, options(jobs[0]!));
     else await queue.addBulk(jobs.map((job) => ({ name: kind, data: { kind }, opts: options(job) })));
     return jobs.map(() => undefined);

@@ -57,7 +57,9 @@ export class GenerationReads {
     return placesInLine(this.db, ids);
   }
 
-  waitingToAge(candidates: AgingCandidates): Promise<{ id: string; kind: GenerationKind }[]> {
+  waitingToAge(
+    candidates: AgingCandidates,
+  ): Promise<{ id: string; kind: GenerationKind; traceParent: string | null }[]> {
     return waitingToAge(this.db, candidates);
   }
 

@@ -54,10 +54,10 @@ export interface AgingCandidates {
 export async function waitingToAge(
   db: Kysely<Database>,
   { queuedBefore, topPriority, limit }: AgingCandidates,
-): Promise<{ id: string; kind: GenerationKind }[]> {
+): Promise<{ id: string; kind: GenerationKind; traceParent: string | null }[]> {
   return db
     .selectFrom('generations')
-    .select(['id', 'kind'])
+    .select(['id', 'kind', 'trace_parent as traceParent'])
     .where('status', '=', 'queued')
     .where('created_at', '<', queuedBefore)
     .where((eb) => eb.or([eb('queue_priority', '>', topPriority), eb('queue_priority', 'is', null)]))

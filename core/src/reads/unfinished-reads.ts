@@ -18,6 +18,8 @@ export interface UntouchedGeneration {
   request: Record<string, unknown>;
   /** The owner's plan; null for an owner with no account row. */
   plan: PlanId | null;
+  /** Its submission's traceparent (tracing/spans.ts): the reconciler's span links to it. */
+  traceParent: string | null;
 }
 
 /** Unfinished generations untouched since `before`, least recently touched first, at most `limit`. */
@@ -29,7 +31,17 @@ export async function untouchedUnfinished(
   const rows = await db
     .selectFrom('generations as g')
     .leftJoin('accounts as a', 'a.uid', 'g.uid')
-    .select(['g.id', 'g.kind', 'g.uid', 'g.status', 'g.started_at', 'g.queue_priority', 'g.request', 'a.plan'])
+    .select([
+      'g.id',
+      'g.kind',
+      'g.uid',
+      'g.status',
+      'g.started_at',
+      'g.queue_priority',
+      'g.request',
+      'a.plan',
+      'g.trace_parent',
+    ])
     .where('g.status', 'in', UNFINISHED)
     .where('g.updated_at', '<', before)
     .orderBy('g.updated_at')
@@ -44,6 +56,7 @@ export async function untouchedUnfinished(
     queuePriority: row.queue_priority,
     request: row.request,
     plan: row.plan,
+    traceParent: row.trace_parent,
   }));
 }
 

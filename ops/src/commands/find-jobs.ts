@@ -1,4 +1,4 @@
-import type { GenerationRecord } from '@mediagen/core';
+import { traceIdOf, type GenerationRecord } from '@mediagen/core';
 import type { GenerationKind, GenerationStatus, TokenState } from '@mediagen/shared';
 import type { OpsContext } from '../ops-context';
 
@@ -14,6 +14,8 @@ export interface GenerationSummary {
   error?: string;
   /** The provider's answer behind the failure (operators only). */
   providerError?: string;
+  /** The trace of its submission and runs in the tracing backend, when it was traced. */
+  traceId?: string;
 }
 
 export interface FindResult {
@@ -33,6 +35,7 @@ export function summarize(record: GenerationRecord): GenerationSummary {
     ...(record.providerTaskId === null ? {} : { taskId: record.providerTaskId }),
     ...(record.error === null ? {} : { error: `${record.error.code}: ${record.error.message}` }),
     ...(record.providerError === null ? {} : { providerError: record.providerError }),
+    ...(traceIdOf(record.traceParent) === null ? {} : { traceId: traceIdOf(record.traceParent)! }),
   };
 }
 

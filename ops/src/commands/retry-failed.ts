@@ -43,7 +43,7 @@ export async function retryFailed(
       reports.push({ id, kind, uid, ...skipped(retried), charged: false });
       continue;
     }
-    await ctx.jobs.requeued({ id, kind }, ctx.settings.plans[retried.plan].queuePriority);
+    await ctx.jobs.requeued(retried.generation, ctx.settings.plans[retried.plan].queuePriority);
     reports.push({ id, kind, uid, result: 'retried', charged: !options.free });
   }
   return reports;

@@ -1,10 +1,15 @@
 import { createHash, randomInt } from 'node:crypto';
 import {
+  SPAN_ATTRIBUTES,
+  currentTraceParent,
+  inSpan,
   outputKeys,
   newGenerationId,
+  tagGeneration,
   type GenerationJobOwner,
   type GenerationLifecycle,
   type GenerationRecord,
+  type SubmitOutcome as LifecycleSubmitOutcome,
 } from '@mediagen/core';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -104,18 +109,38 @@ export class GenerationService {
     const { request, video } = await this.withinPlan(user.uid, parsed.value);
 
     const { kind } = request;
-    const outcome = await this.options.lifecycle.submit({
-      id: newGenerationId(kind),
-      uid: user.uid,
-      kind,
-      request: recordedRequest(request, speechModel, video),
-      prompt: promptOf(request),
-      maxInFlight: this.options.maxInFlightPerUser,
-      emailHash: this.options.emailHash(user.email),
-      ...(idempotencyKey === undefined
-        ? {}
-        : { idempotency: { key: idempotencyKey, bodyHash: canonicalHash(parsed.value) } }),
-    });
+    const id = newGenerationId(kind);
+    // One trace per generation: this span's context is kept with it (traceParent), so the workers' runs, the
+    // final update and later maintenance join it or link to it.
+    tagGeneration(id);
+    return inSpan(
+      'generation submit',
+      { attributes: { [SPAN_ATTRIBUTES.generationId]: id, [SPAN_ATTRIBUTES.kind]: kind } },
+      async (span) => {
+        const traceParent = currentTraceParent();
+        const outcome = await inSpan('token charge', {}, () =>
+          this.options.lifecycle.submit({
+            id,
+            uid: user.uid,
+            kind,
+            request: recordedRequest(request, speechModel, video),
+            prompt: promptOf(request),
+            maxInFlight: this.options.maxInFlightPerUser,
+            emailHash: this.options.emailHash(user.email),
+            ...(idempotencyKey === undefined
+              ? {}
+              : { idempotency: { key: idempotencyKey, bodyHash: canonicalHash(parsed.value) } }),
+            traceParent,
+          }),
+        );
+        span.setAttribute(SPAN_ATTRIBUTES.outcome, outcome.status);
+        return this.submitted(outcome, kind);
+      },
+    );
+  }
+
+  /** What a submission's charge decided, as the caller hears it; an accepted one joins its queue first. */
+  private async submitted(outcome: LifecycleSubmitOutcome, kind: GenerationKind): Promise<SubmitOutcome> {
     switch (outcome.status) {
       case 'replayed':
         return { generation: await this.options.views.one(outcome.generation), replayed: true };

@@ -4,7 +4,8 @@ import { SALES_VOLUME_LABELS, SUPPORT_TOPIC_LABELS } from '@mediagen/shared';
  * GET /admin: trades a Firebase ID token for the admin session cookie. It reveals nothing; everything
  * it leads to is behind the admin check. The token can be pasted (from the client's devtools, or
  * `firebase.auth().currentUser.getIdToken()`); with the Auth emulator, email and password work too.
- * Signed in, it lists the support form's requests (`/admin/api/support`) to answer, and Contact Sales requests (`/admin/api/sales`). What people wrote is
+ * Signed in, it finds a generation by id (`/admin/api/generations/:id`: its state, the provider's answer, its
+ * trace id), lists the support form's requests (`/admin/api/support`) to answer, and Contact Sales requests (`/admin/api/sales`). What people wrote is
  * put on the page as text (`textContent`), never as HTML.
  */
 export function adminLoginPage(options: { emulatorHost: string | null }): string {
@@ -30,6 +31,9 @@ ${emulatorForm}
 <p><a href="/admin/queues">Open the queues</a></p>
 <p><button id="sign-out" type="button">Sign out of the admin session</button></p>
 <p id="status" role="status"></p>
+<section aria-labelledby="find-title"><h2 id="find-title">Find a generation</h2>
+<form id="find"><input name="id" placeholder="generation id (video_…)" required><button>Find</button></form>
+<p id="find-status" role="status"></p><dl id="find-details"></dl></section>
 <section aria-labelledby="support-title"><h2 id="support-title">Support requests</h2>
 <label><input id="support-all" type="checkbox"> Show answered requests too</label>
 <p id="support-status" role="status"></p><div id="support-list"></div>
@@ -52,6 +56,26 @@ document.getElementById('sign-out').addEventListener('click', async () => {
   const response = await fetch('/admin/session', { method: 'DELETE' });
   status.textContent = response.ok ? 'Signed out.' : 'Sign-out failed (' + response.status + ')';
   loadSupport();
+});
+const generationStatus = document.getElementById('find-status');
+const generationDetails = document.getElementById('find-details');
+document.getElementById('find').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  generationDetails.replaceChildren();
+  const id = new FormData(event.target).get('id').trim();
+  const response = await fetch('/admin/api/generations/' + encodeURIComponent(id));
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    generationStatus.textContent = response.status === 404 ? 'No generation ' + id + '.'
+      : (body.error && body.error.message) || ('Could not find it (' + response.status + ')');
+    return;
+  }
+  generationStatus.textContent = '';
+  const rows = [['Status', body.status], ['Kind', body.kind], ['Owner', body.uid], ['Token', body.token],
+    ['Created', new Date(body.createdAt).toLocaleString()], ['Provider task', body.providerTaskId || '—'],
+    ['Error', body.error ? body.error.code + ': ' + body.error.message : '—'], ['Provider said', body.providerError || '—'],
+    ['Trace id', body.traceId || 'not traced']];
+  for (const [name, value] of rows) generationDetails.append(element('dt', name), element('dd', String(value)));
 });
 const TOPICS = ${JSON.stringify(SUPPORT_TOPIC_LABELS)};
 const supportStatus = document.getElementById('support-status');

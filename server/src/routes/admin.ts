@@ -3,6 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { traceIdOf } from '@mediagen/core';
 import { adminAccessBySession, isAdmin, type AdminOutcome } from '../admin/admin-access';
 import { adminRateLimit, adminRateLimitNamespace } from '../admin/admin-rate-limit';
 import {
@@ -256,6 +257,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
           providerError: record.providerError,
           createdAt: record.createdAt.toISOString(),
           finishedAt: record.finishedAt?.toISOString() ?? null,
+          traceId: traceIdOf(record.traceParent),
         };
       },
     );

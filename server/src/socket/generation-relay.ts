@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import {
+  SPAN_ATTRIBUTES,
+  inSpan,
   type GenerationEvent,
   type ProgressEvent,
   generationView,
@@ -8,6 +10,7 @@ import {
 } from '@mediagen/core';
 import {
   MAX_PROGRESS_BEFORE_COMPLETION,
+  isFinalStatus,
   type Generation,
   type GenerationKind,
   type QueuePosition,
@@ -84,7 +87,19 @@ export class GenerationRelay {
       });
       return;
     }
-    this.sequence(event.id, () => this.tell(event.uid, event, Date.parse(event.updatedAt)));
+    const tell = () => this.tell(event.uid, event, Date.parse(event.updatedAt));
+    // The final state's emit closes the generation's trace: one span, in the submission's trace (progress and
+    // the states before it are many and say nothing a trace needs).
+    if (!isFinalStatus(event.status) || event.traceParent === null) {
+      this.sequence(event.id, tell);
+      return;
+    }
+    const attributes = {
+      [SPAN_ATTRIBUTES.generationId]: event.id,
+      [SPAN_ATTRIBUTES.status]: event.status,
+      'mediagen.generation.version': event.version,
+    };
+    this.sequence(event.id, () => inSpan('emit generation:update', { parent: event.traceParent, attributes }, tell));
   }
 
   progress(event: ProgressEvent): void {

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import {
   artifactKey,
+  inSpan,
   markedCopyOf,
   type ArtifactStore,
   type CompletedArtifact,
@@ -128,16 +129,23 @@ export async function storeResult(
   const reported = attempt.progress.report(progress);
   const kind = attempt.generation.kind;
   const startedAt = performance.now();
-  const plain = await markOutput(kind, bytes, artifactKey(name, mimeType).split('.').pop()!);
+  const attributes = { 'mediagen.artifact.mime_type': mimeType, 'mediagen.artifact.bytes': bytes.byteLength };
+  const plain = await inSpan('marking', { attributes }, () =>
+    markOutput(kind, bytes, artifactKey(name, mimeType).split('.').pop()!),
+  );
   const markMs = Math.round(performance.now() - startedAt);
-  const signed = await context.contentCredentials?.signOutput(plain, mimeType, modelOf(attempt.generation, context));
+  const signed = await inSpan('content credentials', { attributes }, async () =>
+    context.contentCredentials?.signOutput(plain, mimeType, modelOf(attempt.generation, context)),
+  );
   const { clean, marked } = signed ?? plain;
   const signMs = Math.round(performance.now() - startedAt) - markMs;
-  const [artifact, markedCopy] = await Promise.all([
-    context.artifacts.save(name, clean, mimeType),
-    context.artifacts.save(markedCopyOf(name), marked, mimeType),
-    reported,
-  ]);
+  const [artifact, markedCopy] = await inSpan('artifact store', { attributes }, () =>
+    Promise.all([
+      context.artifacts.save(name, clean, mimeType),
+      context.artifacts.save(markedCopyOf(name), marked, mimeType),
+      reported,
+    ]),
+  );
   // Not waited for: it reaches Redis before the job is marked completed, on the same connection.
   void attempt.log(
     `stored ${artifact.key} (${artifact.bytes} bytes, ${artifact.mimeType}) and its marked copy, marked in ${markMs} ms, ` +

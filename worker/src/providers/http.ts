@@ -1,4 +1,5 @@
 import { request, errors as undiciErrors, type Dispatcher, type FormData } from 'undici';
+import { annotateActiveSpan } from '@mediagen/core';
 
 export interface JsonResponse {
   status: number;
@@ -85,6 +86,8 @@ export async function callJson(url: string, options: CallOptions): Promise<JsonR
       bodyTimeout: options.timeoutMs,
       signal: withTimeout(options.signal, options.timeoutMs),
     });
+    // On the provider call's span (provider-gateway.ts), beside its HTTP span's own.
+    annotateActiveSpan({ 'http.response.status_code': response.statusCode });
     const text = await response.body.text();
     let json: unknown;
     try {
@@ -123,6 +126,7 @@ export async function callForm(
       bodyTimeout: options.timeoutMs,
       signal: withTimeout(options.signal, options.timeoutMs),
     });
+    annotateActiveSpan({ 'http.response.status_code': response.statusCode });
     const bytes = Buffer.from(await response.body.arrayBuffer());
     const contentType = String(response.headers['content-type'] ?? '');
     let json: unknown;

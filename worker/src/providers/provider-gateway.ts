@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { SPAN_ATTRIBUTES, SpanKind, inSpan } from '@mediagen/core';
 import { GenerationError } from '../generation-error';
 import type { WorkerMetrics } from '../observability/worker-metrics';
 import { NetworkError } from './http';
@@ -53,14 +54,45 @@ export class ProviderGateway {
     private readonly limiter: ProviderRateLimiter,
   ) {}
 
-  /** `turnTaken`: the caller took the call's turn already (`takeTurn`), before recording a paid call. */
-  async call<T>(
+  /**
+   * `turnTaken`: the caller took the call's turn already (`takeTurn`), before recording a paid call;
+   * `model`: what the generation asked the provider for, said on the call's span.
+   */
+  call<T>(
     job: Job,
     signal: AbortSignal,
     provider: ProviderName,
     call: ProviderCall,
     action: (signal: AbortSignal) => Promise<T>,
-    { turnTaken = false }: { turnTaken?: boolean } = {},
+    { turnTaken = false, model }: { turnTaken?: boolean; model?: string } = {},
+  ): Promise<T> {
+    const attributes = {
+      [SPAN_ATTRIBUTES.provider]: provider,
+      [SPAN_ATTRIBUTES.providerCall]: call,
+      [SPAN_ATTRIBUTES.attempt]: job.attemptsMade + 1,
+      ...(model === undefined ? {} : { [SPAN_ATTRIBUTES.model]: model }),
+    };
+    // One span per call (each poll its own), around the HTTP request's: the answer's status is set on it
+    // by http.ts, the outcome here.
+    return inSpan(`provider ${provider} ${call}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        const result = await this.send(job, signal, provider, call, action, turnTaken);
+        span.setAttribute(SPAN_ATTRIBUTES.outcome, 'ok');
+        return result;
+      } catch (error) {
+        span.setAttribute(SPAN_ATTRIBUTES.outcome, outcomeOf(error));
+        throw error;
+      }
+    });
+  }
+
+  private async send<T>(
+    job: Job,
+    signal: AbortSignal,
+    provider: ProviderName,
+    call: ProviderCall,
+    action: (signal: AbortSignal) => Promise<T>,
+    turnTaken: boolean,
   ): Promise<T> {
     signal.throwIfAborted();
     if (!turnTaken) await this.takeTurn(job, provider, call, signal);
