@@ -1,34 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerConfigError, jobDeadlineOf, loadWorkerConfig } from '../src/config';
+import { jobDeadlineOf, loadWorkerConfig } from '../src/config';
 import { maxPollsFor } from '../src/processors/video-polling';
-
-const development = { MEDIAGEN_MODE: 'development' };
-/** What a worker shares with the servers outside development: webhook payloads' result links and secrets. */
-const sharedSecrets = {
-  ARTIFACT_URL_SECRET: 's'.repeat(48),
-  PUBLIC_URL: 'https://api.mediagen.example',
-  WEBHOOK_SECRET_KEY: 'w'.repeat(48),
-};
-const production = {
-  ...sharedSecrets,
-  DATABASE_URL: 'postgres://mediagen@db.internal:5432/mediagen',
-  REDIS_URL: 'redis://redis.internal:6379',
-  DATA_DIR: '/srv/mediagen',
-  STABILITY_API_KEY: 'sk-stability-key',
-  MINIMAX_API_KEY: 'minimax-key',
-  MINIMAX_GROUP_ID: '1234567890',
-  OPENAI_API_KEY: 'sk-openai-key',
-};
-
-function problemsOf(env: Record<string, string>): string {
-  try {
-    loadWorkerConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorkerConfigError);
-    return (error as WorkerConfigError).problems.join('\n');
-  }
-  throw new Error('expected a configuration error');
-}
+import { development, problemsOf, production, sharedSecrets } from './support/config-env';
 
 describe('worker configuration', () => {
   it('has defaults for metrics, deadline, breaker, locks and rate limits', () => {

@@ -3,32 +3,10 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerConfigError, loadWorkerConfig } from '../src/config';
+import { loadWorkerConfig } from '../src/config';
 import { ContentCredentials } from '../src/marking/content-credentials';
 import { generateDevelopmentCredentials, loadSigningCredentials } from '../src/marking/signing-credentials';
-
-const production = {
-  ARTIFACT_URL_SECRET: 's'.repeat(48),
-  PUBLIC_URL: 'https://api.mediagen.example',
-  WEBHOOK_SECRET_KEY: 'w'.repeat(48),
-  DATABASE_URL: 'postgres://mediagen@db.internal:5432/mediagen',
-  REDIS_URL: 'redis://redis.internal:6379',
-  DATA_DIR: '/srv/mediagen',
-  STABILITY_API_KEY: 'sk-stability-key',
-  MINIMAX_API_KEY: 'minimax-key',
-  MINIMAX_GROUP_ID: '1234567890',
-  OPENAI_API_KEY: 'sk-openai-key',
-};
-
-function problemsOf(env: Record<string, string>): string {
-  try {
-    loadWorkerConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorkerConfigError);
-    return (error as WorkerConfigError).problems.join('\n');
-  }
-  throw new Error('expected a configuration error');
-}
+import { problemsOf, production } from './support/config-env';
 
 let dir: string;
 beforeAll(async () => {
