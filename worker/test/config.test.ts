@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerConfigError, jobDeadlineOf, loadWorkerConfig } from '../src/config';
+import { jobDeadlineOf, loadWorkerConfig, type WorkerConfigError } from '../src/config';
 import { maxPollsFor } from '../src/processors/video-polling';
 import { development, problemsOf, production, sharedSecrets } from './support/config-env';
 
