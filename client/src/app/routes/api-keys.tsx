@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { SignInToManage } from '@/components/ui/SignInToManage';
 import { ApiKeysPanel } from '@/features/api-keys/components/ApiKeysPanel';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAuthStore } from '@/stores/auth-store';
@@ -21,16 +22,7 @@ export function ApiKeysPage() {
           .
         </p>
       </PageHeader>
-      {signedIn ? (
-        <ApiKeysPanel />
-      ) : (
-        <p className="card p-6 text-center text-slate-600 dark:text-slate-300">
-          <Link to="/login" className="font-semibold text-violet-700 hover:underline dark:text-violet-300">
-            Sign in
-          </Link>{' '}
-          to manage your API keys.
-        </p>
-      )}
+      {signedIn ? <ApiKeysPanel /> : <SignInToManage what="your API keys" />}
     </div>
   );
 }

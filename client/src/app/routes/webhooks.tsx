@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { SignInToManage } from '@/components/ui/SignInToManage';
 import { WebhooksPanel } from '@/features/webhooks/components/WebhooksPanel';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useAuthStore } from '@/stores/auth-store';
@@ -24,16 +25,7 @@ export function WebhooksPage() {
           .
         </p>
       </PageHeader>
-      {signedIn ? (
-        <WebhooksPanel />
-      ) : (
-        <p className="card p-6 text-center text-slate-600 dark:text-slate-300">
-          <Link to="/login" className="font-semibold text-violet-700 hover:underline dark:text-violet-300">
-            Sign in
-          </Link>{' '}
-          to manage your webhook endpoints.
-        </p>
-      )}
+      {signedIn ? <WebhooksPanel /> : <SignInToManage what="your webhook endpoints" />}
       <section aria-labelledby="webhooks-verify" className="card grid min-w-0 gap-3 p-6">
         <h2 id="webhooks-verify" className="text-lg font-semibold text-slate-900 dark:text-white">
           Checking a delivery

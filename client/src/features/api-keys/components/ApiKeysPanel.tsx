@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { ApiKey, ApiKeyList, CreatedApiKey } from '@mediagen/shared';
-import { Spinner } from '@/components/ui/Spinner';
+import { ListNotReady } from '@/components/ui/ListNotReady';
 import { useSecretList } from '@/lib/use-secret-list';
 import { listApiKeys } from '../api/api-keys-api';
 import { ApiKeyRow } from './ApiKeyRow';
@@ -15,16 +15,7 @@ import { NewKeySecret } from './NewKeySecret';
 export function ApiKeysPanel() {
   const [state, setState] = useSecretList<ApiKeyList, CreatedApiKey>(listApiKeys, 'Could not load your API keys.');
 
-  if (state.kind === 'loading') {
-    return <Spinner label="Loading your API keys..." />;
-  }
-  if (state.kind === 'failed') {
-    return (
-      <p role="alert" className="card p-6 text-rose-700 dark:text-rose-300">
-        {state.message}
-      </p>
-    );
-  }
+  if (state.kind !== 'ready') return <ListNotReady state={state} loadingLabel="Loading your API keys..." />;
 
   const { list, created } = state;
   const update = (keys: ApiKey[], nowCreated: CreatedApiKey | null) =>

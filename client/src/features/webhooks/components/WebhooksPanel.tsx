@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { WebhookEndpointCreated, WebhookEndpointList, WebhookEndpointView } from '@mediagen/shared';
 import { OneTimeSecret } from '@/components/ui/OneTimeSecret';
-import { Spinner } from '@/components/ui/Spinner';
+import { ListNotReady } from '@/components/ui/ListNotReady';
 import { useSecretList } from '@/lib/use-secret-list';
 import { listWebhookEndpoints } from '../api/webhooks-api';
 import { CreateWebhookForm } from './CreateWebhookForm';
@@ -18,16 +18,7 @@ export function WebhooksPanel() {
     'Could not load your webhook endpoints.',
   );
 
-  if (state.kind === 'loading') {
-    return <Spinner label="Loading your webhook endpoints..." />;
-  }
-  if (state.kind === 'failed') {
-    return (
-      <p role="alert" className="card p-6 text-rose-700 dark:text-rose-300">
-        {state.message}
-      </p>
-    );
-  }
+  if (state.kind !== 'ready') return <ListNotReady state={state} loadingLabel="Loading your webhook endpoints..." />;
 
   const { list, created } = state;
   const update = (endpoints: WebhookEndpointView[], nowCreated: WebhookEndpointCreated | null) =>
