@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
-import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
+import { jsonAnswer, jsonRequestsSent, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { ContactSalesForm } from './ContactSalesForm';
 
@@ -16,13 +16,8 @@ afterEach(() => {
   firebase.getIdToken.mockClear();
 });
 
-/** Each POST /api/sales the form sent: its body and whether it carried a token. */
-const sent = () =>
-  fetchMock.mock.calls.map(([url, init]) => ({
-    url: String(url),
-    body: JSON.parse(String(init?.body)) as unknown,
-    authorization: (init?.headers as Record<string, string>).Authorization,
-  }));
+/** Each POST /api/sales the form sent. */
+const sent = () => jsonRequestsSent(fetchMock);
 
 async function fillIn(user: ReturnType<typeof userEvent.setup>, fields: { email?: string; company: string }) {
   if (fields.email !== undefined) await user.type(screen.getByLabelText('Your email'), fields.email);

@@ -2,7 +2,7 @@ import { ERROR_MESSAGES, MAX_SUPPORT_MESSAGE_LENGTH } from '@mediagen/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
+import { jsonAnswer, jsonRequestsSent, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { useAuthStore } from '@/stores/auth-store';
 import { SupportForm } from './SupportForm';
@@ -16,13 +16,8 @@ afterEach(() => {
   firebase.getIdToken.mockClear();
 });
 
-/** Each POST /api/support the form sent: its body and whether it carried a token. */
-const sent = () =>
-  fetchMock.mock.calls.map(([url, init]) => ({
-    url: String(url),
-    body: JSON.parse(String(init?.body)) as unknown,
-    authorization: (init?.headers as Record<string, string>).Authorization,
-  }));
+/** Each POST /api/support the form sent. */
+const sent = () => jsonRequestsSent(fetchMock);
 
 describe('the support form', () => {
   it('a signed-out visitor sends email, topic and message without a token, and reads what happens next', async () => {
