@@ -40,7 +40,7 @@ describe('on a phone, nothing important is hidden', () => {
       await libraryItem.click({ timeout: 3000 });
       await page.waitForURL(`${client}/library`);
       await page.getByRole('heading', { name: 'Your Library' }).waitFor();
-      // Live updates are up once Socket.IO has moved from polling to its WebSocket (the first frame back):
+      // Live updates are up once the WebSocket has its first frame back:
       // dropping the network then is a drop, not a connection that never began. Each page opens its own
       // connection: the dashboard's are closed and one the library opened is up.
       await expect

@@ -73,58 +73,67 @@ function overlapsInTopBar(page: Page): Promise<string[]> {
   });
 }
 
+/** At this width: nothing sticks out sideways, the top bar's controls are apart, every picture loads, and the navigation for the width is the one shown. */
+async function expectLaidOutFor(page: Page, route: (typeof ROUTES)[number], width: number, theme: Theme) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${route.path} is wider than the ${width} px viewport`).toBeLessThanOrEqual(0);
+  expect(await overlapsInTopBar(page), `${route.path} at ${width} px`).toEqual([]);
+  await saveScreenshot(page, `${route.name}-${width}-${theme}`);
+  // The screenshot has shown the whole page, so lazy pictures have loaded too.
+  await waitForImages(page);
+  const broken = await page.evaluate(() =>
+    [...document.images].filter((image) => image.naturalWidth === 0).map((image) => image.src),
+  );
+  expect(broken, `${route.path} has broken images`).toEqual([]);
+
+  // The mobile bottom bar below md, the top navigation from md up.
+  const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
+  const mainNav = page.getByRole('navigation', { name: 'Main' });
+  expect(await mobileNav.isVisible(), `mobile navigation at ${width} px`).toBe(width < 768);
+  expect(await mainNav.isVisible(), `main navigation at ${width} px`).toBe(width >= 768);
+  const nav = width < 768 ? mobileNav : mainNav;
+  for (const label of ['Home', 'About Us', 'Services', 'Pricing', 'Guide']) {
+    expect(await nav.getByRole('link', { name: label }).isVisible(), `${label} link on ${route.path}`).toBe(true);
+  }
+}
+
 describe('every route', () => {
-  for (const width of WIDTHS) {
-    for (const theme of THEMES) {
-      it(`renders without console errors at ${width} px in the ${theme} theme`, async () => {
-        // The OS preference says the opposite, so the stored theme is what decides.
-        const { page, context, errors } = await openPage(browser(), { width, height: 800, dark: theme === 'light' });
-        try {
-          await presetTheme(page, theme);
-          for (const route of ROUTES) {
-            await page.goto(`${client}${route.path}`);
-            const heading = page.getByRole('heading', { level: 1 });
-            await heading.waitFor();
-            expect(await heading.textContent(), route.path).toBe(route.heading);
-            expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), route.path).toBe(
-              theme === 'dark',
-            );
-            // Both toggles say what they would switch to.
-            await page
-              .getByRole('button', { name: theme === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode' })
-              .waitFor();
-
-            // Nothing sticks out sideways, nothing in the top bar sits on anything else, and every picture has loaded.
-            const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-            expect(overflow, `${route.path} is wider than the ${width} px viewport`).toBeLessThanOrEqual(0);
-            expect(await overlapsInTopBar(page), `${route.path} at ${width} px`).toEqual([]);
-            await saveScreenshot(page, `${route.name}-${width}-${theme}`);
-            // The screenshot has shown the whole page, so lazy pictures have loaded too.
-            await waitForImages(page);
-            const broken = await page.evaluate(() =>
-              [...document.images].filter((image) => image.naturalWidth === 0).map((image) => image.src),
-            );
-            expect(broken, `${route.path} has broken images`).toEqual([]);
-
-            // The mobile bottom bar below md, the top navigation from md up.
-            const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
-            const mainNav = page.getByRole('navigation', { name: 'Main' });
-            expect(await mobileNav.isVisible()).toBe(width < 768);
-            expect(await mainNav.isVisible()).toBe(width >= 768);
-            const nav = width < 768 ? mobileNav : mainNav;
-            for (const label of ['Home', 'About Us', 'Services', 'Pricing', 'Guide']) {
-              expect(await nav.getByRole('link', { name: label }).isVisible(), `${label} link on ${route.path}`).toBe(
-                true,
-              );
-            }
-
-            expectNoConsoleErrors(errors, `${route.path} (${width} px, ${theme})`);
-          }
-        } finally {
-          await context.close();
-        }
+  // A page is loaded once per theme and checked at each width by resizing the window, as a phone turned
+  // sideways or a desktop window dragged narrower does: what is laid out by width must follow the window,
+  // not only the width the page was opened at.
+  for (const theme of THEMES) {
+    it(`renders without console errors at ${WIDTHS.join(', ')} px in the ${theme} theme`, async () => {
+      // The OS preference says the opposite, so the stored theme is what decides.
+      const { page, context, errors } = await openPage(browser(), {
+        width: WIDTHS[0],
+        height: 800,
+        dark: theme === 'light',
       });
-    }
+      try {
+        await presetTheme(page, theme);
+        for (const route of ROUTES) {
+          await page.setViewportSize({ width: WIDTHS[0], height: 800 });
+          await page.goto(`${client}${route.path}`);
+          const heading = page.getByRole('heading', { level: 1 });
+          await heading.waitFor();
+          expect(await heading.textContent(), route.path).toBe(route.heading);
+          expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), route.path).toBe(
+            theme === 'dark',
+          );
+          // Both toggles say what they would switch to.
+          await page
+            .getByRole('button', { name: theme === 'dark' ? 'Switch to Light Mode' : 'Switch to Dark Mode' })
+            .waitFor();
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: 800 });
+            await expectLaidOutFor(page, route, width, theme);
+          }
+          expectNoConsoleErrors(errors, `${route.path} (${theme})`);
+        }
+      } finally {
+        await context.close();
+      }
+    });
   }
 
   it('opens a new page at its top, and Back returns to where the reader was', async () => {

@@ -71,6 +71,11 @@ export function useGenerationSync(signedIn: boolean, { onAccountUpdate, onReconn
         if (closed) return;
         let handshakeToken: string | null = null;
         const socket: LiveSocket = io(requireAppConfig().apiUrl, {
+          // WebSocket first, HTTP long-polling only where a WebSocket cannot open: one connection with
+          // nothing to upgrade, and no poll left in flight (answered "Session ID unknown") when the
+          // server or a logout closes the session.
+          transports: ['websocket', 'polling'],
+          tryAllTransports: true,
           // A callback, so every (re)connection presents a fresh ID token.
           auth: (send) => {
             getIdToken().then(
