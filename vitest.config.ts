@@ -11,7 +11,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     // Limits catch a hang, not slowness: `pnpm test` runs the suites beside the check and the browser tests,
     // and on a loaded 2-core host a test that takes 1 s alone can take several.
-    // Outside the browser's jsdom, files share their workers' module cache (isolate: false in each
+    // Outside the browser tests, files share their workers' module cache (isolate: false in each
     // project): loading Fastify, BullMQ, firebase-admin and the AWS SDK once per worker instead of once per
     // file saves most of a run's CPU. No file keeps state in a module it shares.
     projects: [

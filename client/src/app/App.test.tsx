@@ -1,12 +1,12 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '@/lib/notify';
+import { getIdToken } from '@/testing/auth-client-double';
 import { App } from './App';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: () => new Promise(() => undefined),
-  getIdToken: () => new Promise(() => undefined),
-}));
+beforeEach(() => {
+  getIdToken.mockReturnValue(new Promise(() => undefined));
+});
 
 describe('App', () => {
   it('fetches the toaster at the first key or pointer press, not for a visitor who only reads', async () => {

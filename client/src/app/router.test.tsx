@@ -4,13 +4,8 @@ import { MemoryRouter, type RouteObject } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
 import { useThemeStore } from '@/stores/theme-store';
+import { getIdToken, loadFirebaseAuth } from '@/testing/auth-client-double';
 import { AppRoutes, appRoutes } from './router';
-
-const firebase = vi.hoisted(() => ({ load: vi.fn(() => new Promise(() => undefined)) }));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: firebase.load,
-  getIdToken: () => new Promise(() => undefined),
-}));
 
 function Boom(): never {
   throw new Error('Kaboom');
@@ -31,7 +26,7 @@ beforeEach(() => {
   useAuthStore.getState().signedOut();
   useThemeStore.setState({ isDark: false });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  firebase.load.mockClear();
+  getIdToken.mockReturnValue(new Promise(() => undefined));
 });
 
 describe('app routes', () => {
@@ -167,7 +162,7 @@ describe('app routes', () => {
     expect(screen.getAllByRole('button', { name: 'Sign in to Generate' })).toHaveLength(2);
     expect(screen.getByText('© 2024 MediaGen. All rights reserved.')).toBeDefined();
     // The sign-in SDK (32 KB gzip) waits until the visitor asks to sign in.
-    expect(firebase.load).not.toHaveBeenCalled();
+    expect(loadFirebaseAuth).not.toHaveBeenCalled();
   });
 
   it('opens the policies from the dashboard footer and closes them on a backdrop click', async () => {
@@ -185,6 +180,6 @@ describe('app routes', () => {
     await user.click(await screen.findByRole('button', { name: 'Generate Image' }));
     expect(await screen.findByRole('dialog', { name: 'Sign in to continue' })).toBeDefined();
     // The form starts the download once it is on screen (an effect, which may run just after it shows).
-    await vi.waitFor(() => expect(firebase.load).toHaveBeenCalled());
+    await vi.waitFor(() => expect(loadFirebaseAuth).toHaveBeenCalled());
   });
 });

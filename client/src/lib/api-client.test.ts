@@ -1,15 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { getIdToken } from '@/testing/auth-client-double';
 import { stubFetch } from '@/testing/fetch-stub';
 import { ApiRequestError, apiRequest } from './api-client';
 
-const auth = vi.hoisted(() => ({ token: 'test-id-token' as string | null }));
-vi.mock('./auth-client', () => ({ getIdToken: async () => auth.token }));
-
 const fetchMock = stubFetch();
-
-beforeEach(() => {
-  auth.token = 'test-id-token';
-});
 
 describe('apiRequest', () => {
   it('calls the API origin with the ID token', async () => {
@@ -38,7 +32,7 @@ describe('apiRequest', () => {
   });
 
   it('refuses without a signed-in user, before any request', async () => {
-    auth.token = null;
+    getIdToken.mockResolvedValue(null);
     await expect(apiRequest('/api/me')).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     expect(fetchMock).not.toHaveBeenCalled();
   });

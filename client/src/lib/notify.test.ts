@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify, onFirstToastRequest } from './notify';
 
 const sonner = vi.hoisted(() => {
   const calls: unknown[][] = [];
@@ -17,19 +18,13 @@ const sonner = vi.hoisted(() => {
 });
 vi.mock('sonner', () => ({ toast: sonner.toast }));
 
-/** A fresh copy of the module, so each test starts before Sonner has loaded. */
-async function freshNotify() {
-  vi.resetModules();
-  return import('./notify');
-}
-
+// setup.ts gives each test a fresh toast queue: it starts before Sonner has loaded.
 beforeEach(() => {
   sonner.calls.length = 0;
 });
 
 describe('notify', () => {
   it('replays the toasts asked for while Sonner loads, in order and with their options', async () => {
-    const { notify } = await freshNotify();
     const loadingId = notify.loading('Preparing...');
     notify.success('Welcome!', { duration: 5000 });
     notify.error('It failed', { id: loadingId });
@@ -46,7 +41,6 @@ describe('notify', () => {
   });
 
   it('gives every toast its own id at once, and keeps one it is given', async () => {
-    const { notify } = await freshNotify();
     const first = notify.message('one');
     const second = notify.message('two');
     expect(first).not.toBe(second);
@@ -54,7 +48,6 @@ describe('notify', () => {
   });
 
   it('calls Sonner directly once it has loaded', async () => {
-    const { notify } = await freshNotify();
     notify.message('first');
     await vi.waitFor(() => expect(sonner.calls).toHaveLength(1));
     notify.error('second');
@@ -62,7 +55,6 @@ describe('notify', () => {
   });
 
   it('asks for the toaster on the first toast only, and at once when asked late', async () => {
-    const { notify, onFirstToastRequest } = await freshNotify();
     const early = vi.fn();
     onFirstToastRequest(early);
     expect(early).not.toHaveBeenCalled();

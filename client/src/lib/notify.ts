@@ -16,11 +16,20 @@ export interface ToastOptions {
 
 type Variant = 'message' | 'success' | 'error' | 'loading';
 
-let sonner: Sonner | undefined;
-let loading: Promise<void> | undefined;
-const queued: ToastCall[] = [];
-const requestListeners = new Set<() => void>();
-let requested = false;
+/** Sonner once loaded, the calls made before it was, and who waits for the first toast. */
+interface ToastQueue {
+  sonner: Sonner | undefined;
+  loading: Promise<void> | undefined;
+  queued: ToastCall[];
+  requestListeners: Set<() => void>;
+  requested: boolean;
+}
+
+function newToastQueue(): ToastQueue {
+  return { sonner: undefined, loading: undefined, queued: [], requestListeners: new Set(), requested: false };
+}
+
+let queue = newToastQueue();
 let sequence = 0;
 
 /**
@@ -54,25 +63,27 @@ function show(variant: Variant, text: string, options: ToastOptions = {}): Toast
 }
 
 function enqueue(call: ToastCall): void {
-  if (sonner !== undefined) {
-    call(sonner);
+  // A load that settles after resetToastQueue() fills the queue it was started for, not the new one.
+  const current = queue;
+  if (current.sonner !== undefined) {
+    call(current.sonner);
     return;
   }
-  queued.push(call);
-  loading ??= import('sonner').then(
+  current.queued.push(call);
+  current.loading ??= import('sonner').then(
     (module) => {
-      sonner = module;
-      for (const pending of queued.splice(0)) pending(module);
+      current.sonner = module;
+      for (const pending of current.queued.splice(0)) pending(module);
     },
     (error: unknown) => {
       // Kept queued: the next toast retries the load (offline, a new deploy) and shows them all.
-      loading = undefined;
+      current.loading = undefined;
       console.error('Could not load notifications', error);
     },
   );
-  if (!requested) {
-    requested = true;
-    for (const listener of requestListeners) listener();
+  if (!current.requested) {
+    current.requested = true;
+    for (const listener of current.requestListeners) listener();
   }
 }
 
@@ -81,10 +92,19 @@ function enqueue(call: ToastCall): void {
  * next idle. Called at once if one already is.
  */
 export function onFirstToastRequest(listener: () => void): () => void {
+  const { requested, requestListeners } = queue;
   if (requested) {
     listener();
     return () => undefined;
   }
   requestListeners.add(listener);
   return () => requestListeners.delete(listener);
+}
+
+/**
+ * Back to a page that has asked for no toast and not loaded Sonner. For tests, whose files share this
+ * module: each test starts as a fresh page.
+ */
+export function resetToastQueue(): void {
+  queue = newToastQueue();
 }

@@ -10,6 +10,7 @@ export function createFakeFirebaseAuth() {
     signOutUser: vi.fn(async () => undefined),
     watchAuthState: vi.fn(() => () => undefined),
     getIdToken: vi.fn(async (): Promise<string | null> => 'test-id-token'),
+    isEmailVerified: vi.fn(async () => true),
     reauthenticationMethod: vi.fn(async (): Promise<ReauthenticationMethod | null> => 'password'),
     reauthenticate: vi.fn(async (_proof: Reauthentication) => undefined),
   };

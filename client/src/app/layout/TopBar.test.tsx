@@ -4,15 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dateInWords } from '@/features/billing/billing-words';
 import { browserLocation } from '@/features/billing/browser-location';
 import { useAuthStore } from '@/stores/auth-store';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
 import { buildBillingState, subscribedBillingState } from '@/testing/billing-factory';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { TopBar } from './TopBar';
-
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => ({ isEmailVerified: async () => true }),
-  getIdToken: async () => 'test-id-token',
-}));
 
 const PORTAL_URL = 'https://billing.stripe.test/p/session/bps_1';
 const fetchMock = stubFetch();
@@ -35,7 +31,10 @@ async function openAccountMenu() {
   return { user, menu: () => document.querySelector<HTMLElement>('[data-open-menu]') };
 }
 
-beforeEach(() => useAuthStore.getState().signedIn('ada@example.com'));
+beforeEach(() => {
+  loadFakeFirebase();
+  useAuthStore.getState().signedIn('ada@example.com');
+});
 afterEach(() => {
   useAuthStore.getState().signedOut();
   assign.mockClear();

@@ -3,37 +3,33 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useGenerationsStore } from '@/features/generations/stores/generations-store';
 import { useAuthStore } from '@/stores/auth-store';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { buildGeneration } from '@/testing/generation-factory';
 import { renderWithApp } from '@/testing/render';
 import { DashboardPage } from './dashboard';
 
-const firebase = vi.hoisted(() => ({
-  fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth,
-}));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => firebase.fake,
-  getIdToken: () => firebase.fake.getIdToken(),
-  endSyncedSession: async () => undefined,
-}));
-// The socket and the library strip have tests of their own; here the API's answer is what matters.
-vi.mock('@/features/generations/hooks/use-generation-sync', () => ({ useGenerationSync: () => undefined }));
-vi.mock('@/features/generations/library/components/LibraryStrip', () => ({ LibraryStrip: () => null }));
+// Signed in, the page opens its live updates: a socket on which the server stays silent.
+vi.mock('socket.io-client', async () => {
+  const { createFakeSocketServer } = await import('@/testing/fake-socket');
+  return { io: createFakeSocketServer().io };
+});
 
 const fetchMock = stubFetch();
 const submissions = () =>
   fetchMock.mock.calls.filter(([input, init]) => String(input).endsWith('/api/generations') && init?.method === 'POST');
 
-beforeEach(async () => {
-  const { createFakeFirebaseAuth } = await import('@/testing/fake-firebase-auth');
-  firebase.fake = createFakeFirebaseAuth();
+beforeEach(() => {
+  loadFakeFirebase();
   useAuthStore.getState().signedOut();
   useGenerationsStore.getState().cleared();
-  fetchMock.mockImplementation(async (input, init) =>
-    String(input).endsWith('/api/generations') && init?.method === 'POST'
+  fetchMock.mockImplementation(async (input, init) => {
+    const { pathname } = new URL(String(input));
+    if (pathname !== '/api/generations') return jsonAnswer(404, {});
+    return init?.method === 'POST'
       ? jsonAnswer(202, buildGeneration({ kind: 'image', prompt: 'a lighthouse at dusk' }))
-      : jsonAnswer(404, {}),
-  );
+      : jsonAnswer(200, { items: [], nextCursor: null });
+  });
 });
 
 async function openSignInFromGenerate() {

@@ -6,6 +6,7 @@ import { dateInWords } from '@/features/billing/billing-words';
 import { browserLocation } from '@/features/billing/browser-location';
 import { useGenerationsStore } from '@/features/generations/stores/generations-store';
 import { useAuthStore } from '@/stores/auth-store';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
 import { buildBillingState, subscribedBillingState } from '@/testing/billing-factory';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { buildGeneration } from '@/testing/generation-factory';
@@ -15,10 +16,6 @@ import { LibraryPage } from './library';
 
 const live = vi.hoisted(() => ({ server: undefined as unknown as import('@/testing/fake-socket').FakeSocketServer }));
 vi.mock('socket.io-client', () => ({ io: () => live.server.io() }));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => ({}),
-  getIdToken: async () => 'test-id-token',
-}));
 
 const PORTAL_URL = 'https://billing.stripe.test/p/session/bps_1';
 const GRACE_ENDS = '2027-03-11T12:00:00.000Z';
@@ -56,6 +53,7 @@ function answer(billing = buildBillingState()) {
 beforeEach(async () => {
   const { createFakeSocketServer } = await import('@/testing/fake-socket');
   live.server = createFakeSocketServer();
+  loadFakeFirebase();
   useGenerationsStore.getState().cleared();
   useAuthStore.getState().signedIn('ada@example.com');
 });

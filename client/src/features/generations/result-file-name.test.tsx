@@ -8,14 +8,7 @@ import { ImageSetGrid } from './components/ImageSetGrid';
 import { LibraryItem } from './library/components/LibraryItem';
 import { resultFileName } from './result-file-name';
 import { useGenerationsStore } from './stores/generations-store';
-import { downloadFile } from './utils/download-file';
-
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-// The network and the browser's save dialog are the boundary: what matters here is the name asked for.
-vi.mock('./utils/download-file', () => ({ downloadFile: vi.fn(async () => undefined) }));
+import * as download from './utils/download-file';
 
 const MADE_AT = '2024-05-01T10:00:00.000Z';
 const MADE_AT_MS = Date.parse(MADE_AT);
@@ -24,8 +17,11 @@ const png = (n: number) => ({ url: `https://api.example/artifacts/image_${n}.png
 const singleImage = () =>
   buildGeneration({ kind: 'image', status: 'completed', progress: 100, createdAt: MADE_AT, result: png(1) });
 
+// The network and the browser's save dialog are the boundary: what matters here is the name asked for.
+const downloadFile = vi.spyOn(download, 'downloadFile').mockResolvedValue(undefined);
+
 beforeEach(() => {
-  vi.mocked(downloadFile).mockClear();
+  downloadFile.mockClear();
   useGenerationsStore.getState().cleared();
 });
 
@@ -73,7 +69,7 @@ describe('the same image downloaded from the dashboard and the library', () => {
     renderWithApp(<LibraryItem generation={image} />);
     await user.click(screen.getByRole('button', { name: 'Download' }));
 
-    const names = vi.mocked(downloadFile).mock.calls.map(([, name]) => name);
+    const names = downloadFile.mock.calls.map(([, name]) => name);
     expect(names).toEqual([`mediagen-${MADE_AT_MS}.png`, `mediagen-${MADE_AT_MS}.png`]);
   });
 
@@ -88,6 +84,6 @@ describe('the same image downloaded from the dashboard and the library', () => {
     });
     renderWithApp(<ImageSetGrid generation={set} />);
     await user.click(screen.getByRole('button', { name: 'Download image 2 of 2' }));
-    expect(vi.mocked(downloadFile)).toHaveBeenCalledWith(png(2).url, `mediagen-${MADE_AT_MS}-2.png`);
+    expect(downloadFile).toHaveBeenCalledWith(png(2).url, `mediagen-${MADE_AT_MS}-2.png`);
   });
 });

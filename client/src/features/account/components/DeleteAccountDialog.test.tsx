@@ -2,17 +2,13 @@ import { ERROR_MESSAGES } from '@mediagen/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
+import type { FakeFirebaseAuth } from '@/testing/fake-firebase-auth';
 import { stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
-const firebase = vi.hoisted(() => ({
-  fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth,
-}));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => firebase.fake,
-  getIdToken: () => firebase.fake.getIdToken(),
-}));
+let firebase: FakeFirebaseAuth;
 
 const fetchMock = stubFetch();
 const reauthenticationRequired = () =>
@@ -22,12 +18,11 @@ const reauthenticationRequired = () =>
   );
 const closed = () => new Response(null, { status: 204 });
 
-beforeEach(async () => {
-  const { createFakeFirebaseAuth } = await import('@/testing/fake-firebase-auth');
-  firebase.fake = createFakeFirebaseAuth();
+beforeEach(() => {
+  firebase = loadFakeFirebase();
   // Signing in again gives the browser a token with a new sign-in time.
-  firebase.fake.reauthenticate.mockImplementation(async () => {
-    firebase.fake.getIdToken.mockResolvedValue('token-of-the-new-sign-in');
+  firebase.reauthenticate.mockImplementation(async () => {
+    firebase.getIdToken.mockResolvedValue('token-of-the-new-sign-in');
   });
 });
 
@@ -64,7 +59,7 @@ describe('closing an account after the sign-in has grown old', () => {
     await user.type(password, 'correct horse');
     await user.click(screen.getByRole('button', { name: 'Confirm and delete' }));
     await waitFor(() => expect(onAccountClosed).toHaveBeenCalledOnce());
-    expect(firebase.fake.reauthenticate).toHaveBeenCalledWith({ method: 'password', password: 'correct horse' });
+    expect(firebase.reauthenticate).toHaveBeenCalledWith({ method: 'password', password: 'correct horse' });
     expect(closeRequests()).toEqual([
       { url: expect.stringMatching(/\/api\/me$/), method: 'DELETE', authorization: 'Bearer test-id-token' },
       {
@@ -77,7 +72,7 @@ describe('closing an account after the sign-in has grown old', () => {
 
   it('a wrong password closes nothing and says so', async () => {
     fetchMock.mockResolvedValueOnce(reauthenticationRequired());
-    firebase.fake.reauthenticate.mockRejectedValueOnce(
+    firebase.reauthenticate.mockRejectedValueOnce(
       Object.assign(new Error('Firebase: Error (auth/wrong-password).'), { code: 'auth/wrong-password' }),
     );
     const { user, onAccountClosed } = renderDialog();
@@ -91,14 +86,14 @@ describe('closing an account after the sign-in has grown old', () => {
   });
 
   it('a social account signs in with its provider again', async () => {
-    firebase.fake.reauthenticationMethod.mockResolvedValue('Google');
+    firebase.reauthenticationMethod.mockResolvedValue('Google');
     fetchMock.mockResolvedValueOnce(reauthenticationRequired()).mockResolvedValueOnce(closed());
     const { user, onAccountClosed } = renderDialog();
     await confirmDeletion(user);
 
     await user.click(await screen.findByRole('button', { name: 'Sign in with Google and delete' }));
     await waitFor(() => expect(onAccountClosed).toHaveBeenCalledOnce());
-    expect(firebase.fake.reauthenticate).toHaveBeenCalledWith({ method: 'Google' });
+    expect(firebase.reauthenticate).toHaveBeenCalledWith({ method: 'Google' });
     expect(screen.queryByLabelText('Your password')).toBeNull();
   });
 
@@ -107,7 +102,7 @@ describe('closing an account after the sign-in has grown old', () => {
     const { user, onAccountClosed } = renderDialog();
     await confirmDeletion(user);
     await waitFor(() => expect(onAccountClosed).toHaveBeenCalledOnce());
-    expect(firebase.fake.reauthenticate).not.toHaveBeenCalled();
+    expect(firebase.reauthenticate).not.toHaveBeenCalled();
     expect(screen.queryByLabelText('Your password')).toBeNull();
   });
 });

@@ -1,12 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiKey, ApiKeyList } from '@mediagen/shared';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { ApiKeysPanel } from './ApiKeysPanel';
-
-vi.mock('@/lib/auth-client', () => ({ getIdToken: vi.fn(async () => 'id-token') }));
 
 const fetchMock = stubFetch();
 

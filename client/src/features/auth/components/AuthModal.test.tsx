@@ -3,22 +3,16 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
-import { deferred } from '@/testing/fake-firebase-auth';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
+import { deferred, type FakeFirebaseAuth } from '@/testing/fake-firebase-auth';
 import { renderWithApp } from '@/testing/render';
 import type { CredentialMode } from '../hooks/use-credential-sign-in';
 import { AuthModal, type AuthModalVariant } from './AuthModal';
 
-const firebase = vi.hoisted(() => ({
-  fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth,
-}));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => firebase.fake,
-  getIdToken: () => firebase.fake.getIdToken(),
-}));
+let firebase: FakeFirebaseAuth;
 
-beforeEach(async () => {
-  const { createFakeFirebaseAuth } = await import('@/testing/fake-firebase-auth');
-  firebase.fake = createFakeFirebaseAuth();
+beforeEach(() => {
+  firebase = loadFakeFirebase();
   useAuthStore.getState().signedOut();
 });
 
@@ -39,7 +33,7 @@ describe('sign-in/sign-up modal', () => {
     await user.type(email(), 'ada@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     expect(screen.getByRole('alert').textContent).toBe(AUTH_MESSAGES.fillAllFields);
-    expect(firebase.fake.signInWithEmail).not.toHaveBeenCalled();
+    expect(firebase.signInWithEmail).not.toHaveBeenCalled();
   });
 
   it('requires a password of at least 6 characters', async () => {
@@ -76,7 +70,7 @@ describe('sign-in/sign-up modal', () => {
 
   it("reads 'Processing...' and is disabled while busy, then signs in", async () => {
     const pending = deferred<string>();
-    firebase.fake.signInWithEmail.mockReturnValueOnce(pending.promise);
+    firebase.signInWithEmail.mockReturnValueOnce(pending.promise);
     const { user, dialog, onSignedIn } = renderModal('sign-in-or-up');
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'secret1');
@@ -98,11 +92,11 @@ describe('sign-in/sign-up modal', () => {
     await user.type(password(), 'secret1');
     await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
     expect(await screen.findByText(AUTH_MESSAGES.accountCreated)).toBeDefined();
-    expect(firebase.fake.signUpWithEmail).toHaveBeenCalledWith('new@example.com', 'secret1');
+    expect(firebase.signUpWithEmail).toHaveBeenCalledWith('new@example.com', 'secret1');
   });
 
   it("shows the catalogue's message for a provider error", async () => {
-    firebase.fake.signUpWithEmail.mockRejectedValueOnce({
+    firebase.signUpWithEmail.mockRejectedValueOnce({
       code: 'auth/email-already-in-use',
       message: 'Firebase: Error',
     });
@@ -136,12 +130,12 @@ describe('sign-in/sign-up modal', () => {
     const { user, onSignedIn } = renderModal('sign-in-or-up');
     await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
     expect(await screen.findByText('Successfully signed in with Google!')).toBeDefined();
-    expect(firebase.fake.signInWithProvider).toHaveBeenCalledWith('Google');
+    expect(firebase.signInWithProvider).toHaveBeenCalledWith('Google');
     expect(onSignedIn).toHaveBeenCalledOnce();
   });
 
   it('says a blocked popup in the dialog, and clears it on the next try', async () => {
-    firebase.fake.signInWithProvider.mockRejectedValueOnce({ code: 'auth/popup-blocked', message: 'Firebase: Error' });
+    firebase.signInWithProvider.mockRejectedValueOnce({ code: 'auth/popup-blocked', message: 'Firebase: Error' });
     const { user, dialog, onSignedIn } = renderModal('sign-in-or-up');
     await user.click(within(dialog).getByRole('button', { name: 'Continue with Google' }));
     expect((await within(dialog).findByRole('alert')).textContent).toMatch(/popup was blocked/);
@@ -159,7 +153,7 @@ describe('sign-in-to-continue modal', () => {
     await user.type(password(), '123');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(firebase.fake.signInWithEmail).toHaveBeenCalledWith('ada@example.com', '123');
+    expect(firebase.signInWithEmail).toHaveBeenCalledWith('ada@example.com', '123');
   });
 
   it('still requires both fields', async () => {
@@ -169,7 +163,7 @@ describe('sign-in-to-continue modal', () => {
   });
 
   it("reads 'Signing in...' while busy", async () => {
-    firebase.fake.signInWithEmail.mockReturnValueOnce(deferred<string>().promise);
+    firebase.signInWithEmail.mockReturnValueOnce(deferred<string>().promise);
     const { user, dialog } = renderModal('sign-in-to-continue');
     await user.type(email(), 'ada@example.com');
     await user.type(password(), 'pw');
@@ -187,7 +181,7 @@ describe('sign-in-to-continue modal', () => {
     expect(screen.getByRole('alert').textContent).toBe('Password must be at least 6 characters long');
     await user.type(password(), '456');
     await user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
-    expect(firebase.fake.signUpWithEmail).toHaveBeenCalledWith('new@example.com', '123456');
+    expect(firebase.signUpWithEmail).toHaveBeenCalledWith('new@example.com', '123456');
     expect(onSignedIn).toHaveBeenCalledOnce();
   });
 

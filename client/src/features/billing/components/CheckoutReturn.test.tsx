@@ -10,7 +10,6 @@ import { CONFIRMATION_PATIENCE_MS, CONFIRMATION_POLL_MS } from '../hooks/use-che
 
 const live = vi.hoisted(() => ({ server: undefined as unknown as import('@/testing/fake-socket').FakeSocketServer }));
 vi.mock('socket.io-client', () => ({ io: () => live.server.io() }));
-vi.mock('@/lib/auth-client', () => ({ getIdToken: async () => 'test-id-token' }));
 
 const fetchMock = stubFetch();
 const billingReads = () => fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/api/billing')).length;

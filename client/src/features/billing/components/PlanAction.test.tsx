@@ -5,21 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentPage } from '@/app/routes/payment';
 import { PricingPage } from '@/app/routes/pricing';
 import { useAuthStore } from '@/stores/auth-store';
+import { loadFakeFirebase } from '@/testing/auth-client-double';
 import { buildBillingState, subscribedBillingState } from '@/testing/billing-factory';
 import { deferred } from '@/testing/fake-firebase-auth';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { BILLING_UNREACHABLE } from '../billing-words';
 import { browserLocation } from '../browser-location';
-
-const firebase = vi.hoisted(() => ({
-  fake: undefined as unknown as import('@/testing/fake-firebase-auth').FakeFirebaseAuth,
-}));
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: async () => firebase.fake,
-  getIdToken: () => firebase.fake.getIdToken(),
-  endSyncedSession: async () => undefined,
-}));
 
 const CHECKOUT_URL = 'https://checkout.stripe.test/c/pay/cs_test_1';
 const PORTAL_URL = 'https://billing.stripe.test/p/session/bps_1';
@@ -55,9 +47,8 @@ function renderPricing() {
 
 const card = (title: string) => screen.getByRole('article', { name: title });
 
-beforeEach(async () => {
-  const { createFakeFirebaseAuth } = await import('@/testing/fake-firebase-auth');
-  firebase.fake = createFakeFirebaseAuth();
+beforeEach(() => {
+  loadFakeFirebase();
   useAuthStore.getState().signedIn('ada@example.com');
 });
 afterEach(() => {

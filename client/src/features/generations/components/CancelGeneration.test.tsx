@@ -10,11 +10,6 @@ import { LibraryItem } from '../library/components/LibraryItem';
 import { useGenerationsStore } from '../stores/generations-store';
 import { VideoPanel } from './VideoPanel';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-
 const fetchMock = stubFetch();
 
 beforeEach(() => {

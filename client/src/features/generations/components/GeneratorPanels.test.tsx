@@ -19,11 +19,6 @@ import { ImagePanel } from './ImagePanel';
 import { SpeechPanel } from './SpeechPanel';
 import { VideoPanel } from './VideoPanel';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-
 const fetchMock = stubFetch();
 beforeEach(() => {
   useGenerationsStore.getState().cleared();

@@ -13,11 +13,6 @@ import { useImageDraftStore } from '../stores/image-draft-store';
 import { ImagePanel } from './ImagePanel';
 import { ImageSetGrid } from './ImageSetGrid';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-
 const fetchMock = stubFetch();
 beforeEach(() => {
   useGenerationsStore.getState().cleared();

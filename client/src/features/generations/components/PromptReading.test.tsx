@@ -7,11 +7,6 @@ import { renderWithApp } from '@/testing/render';
 import { useGenerationsStore } from '../stores/generations-store';
 import { ImagePanel } from './ImagePanel';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-
 const fetchMock = stubFetch();
 beforeEach(() => {
   useGenerationsStore.getState().cleared();

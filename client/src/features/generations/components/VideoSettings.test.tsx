@@ -8,11 +8,6 @@ import { renderWithApp } from '@/testing/render';
 import { useGenerationsStore } from '../stores/generations-store';
 import { VideoPanel } from './VideoPanel';
 
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
-
 const fetchMock = stubFetch();
 beforeEach(() => useGenerationsStore.getState().cleared());
 

@@ -1,19 +1,16 @@
 import { SALES_VOLUME_LABELS } from '@mediagen/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useAuthStore } from '@/stores/auth-store';
+import { getIdToken } from '@/testing/auth-client-double';
 import { jsonAnswer, jsonRequestsSent, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { ContactSalesForm } from './ContactSalesForm';
 
-const firebase = vi.hoisted(() => ({ getIdToken: vi.fn(async () => 'id-token' as string | null) }));
-vi.mock('@/lib/auth-client', () => ({ getIdToken: firebase.getIdToken }));
-
 const fetchMock = stubFetch();
 afterEach(() => {
   useAuthStore.getState().signedOut();
-  firebase.getIdToken.mockClear();
 });
 
 /** Each POST /api/sales the form sent. */
@@ -47,7 +44,7 @@ describe('the Contact Sales form', () => {
         authorization: undefined,
       },
     ]);
-    expect(firebase.getIdToken).not.toHaveBeenCalled();
+    expect(getIdToken).not.toHaveBeenCalled();
   });
 
   it('signed in, asks no email: the request carries the token and the reply goes to the account', async () => {
@@ -62,7 +59,7 @@ describe('the Contact Sales form', () => {
     expect((await screen.findByRole('status')).textContent).toContain('member@example.test');
     expect(sent()[0]).toMatchObject({
       body: { company: 'Acme Shops', volume: '10k-100k', message: 'We make product videos for 40 shops.' },
-      authorization: 'Bearer id-token',
+      authorization: 'Bearer test-id-token',
     });
     expect(sent()[0]?.body).not.toHaveProperty('email');
   });

@@ -1,19 +1,16 @@
 import { ERROR_MESSAGES, MAX_SUPPORT_MESSAGE_LENGTH } from '@mediagen/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getIdToken } from '@/testing/auth-client-double';
 import { jsonAnswer, jsonRequestsSent, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { useAuthStore } from '@/stores/auth-store';
 import { SupportForm } from './SupportForm';
 
-const firebase = vi.hoisted(() => ({ getIdToken: vi.fn(async () => 'id-token' as string | null) }));
-vi.mock('@/lib/auth-client', () => ({ getIdToken: firebase.getIdToken }));
-
 const fetchMock = stubFetch();
 afterEach(() => {
   useAuthStore.getState().signedOut();
-  firebase.getIdToken.mockClear();
 });
 
 /** Each POST /api/support the form sent. */
@@ -42,7 +39,7 @@ describe('the support form', () => {
       },
     ]);
     // A visitor's form never loads the Firebase SDK.
-    expect(firebase.getIdToken).not.toHaveBeenCalled();
+    expect(getIdToken).not.toHaveBeenCalled();
   });
 
   it('signed in, the account email is filled in and the request carries the token', async () => {
@@ -59,7 +56,7 @@ describe('the support form', () => {
     await screen.findByText(/#7/);
     expect(sent()[0]).toMatchObject({
       body: { topic: 'billing', message: 'Invoice please', email: 'member@example.test' },
-      authorization: 'Bearer id-token',
+      authorization: 'Bearer test-id-token',
     });
   });
 

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   WebhookDeliveryView,
   WebhookEndpointCreated,
@@ -10,8 +10,6 @@ import type {
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { WebhooksPanel } from './WebhooksPanel';
-
-vi.mock('@/lib/auth-client', () => ({ getIdToken: vi.fn(async () => 'id-token') }));
 
 const fetchMock = stubFetch();
 

@@ -1,15 +1,10 @@
 import type { ContentCredentialsSummary, Generation } from '@mediagen/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildGeneration } from '@/testing/generation-factory';
 import { renderWithApp } from '@/testing/render';
 import { LibraryItem } from './LibraryItem';
-
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
 
 const SIGNED_AT = '2026-11-23T10:00:02.000Z';
 const signedOn = new Date(SIGNED_AT).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });

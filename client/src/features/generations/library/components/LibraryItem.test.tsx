@@ -1,17 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildGeneration } from '@/testing/generation-factory';
 import { jsonAnswer, stubFetch } from '@/testing/fetch-stub';
 import { renderWithApp } from '@/testing/render';
 import { useGenerationsStore } from '../../stores/generations-store';
 import { LibraryItem } from './LibraryItem';
-
-vi.mock('@/lib/auth-client', () => ({
-  loadFirebaseAuth: vi.fn(),
-  getIdToken: async () => 'test-id-token',
-}));
 
 const fetchMock = stubFetch();
 
