@@ -13,11 +13,15 @@ import type { StackUrls } from './stack';
  */
 export default async function setup(project: TestProject) {
   const verbose = process.env.E2E_VERBOSE === '1';
-  // Ports from the OS, so a second run (or `pnpm dev`) on the same machine doesn't collide. The emulator
-  // also takes the two ports after its own (hub, logging), so it gets a port with free neighbours.
-  const emulator = await emulatorPort();
+  // The emulator `pnpm test` started for the whole run, or else one the first stack starts. Ports from the
+  // OS, so a second run (or `pnpm dev`) on the same machine doesn't collide; the emulator also takes the
+  // two ports after its own (hub, logging), so it gets a port with free neighbours.
+  const runEmulator = process.env.FIREBASE_AUTH_EMULATOR_HOST || undefined;
+  const emulator = runEmulator === undefined ? await emulatorPort() : Number(new URL(`http://${runEmulator}`).port);
   const started = await Promise.allSettled(
-    Array.from({ length: E2E_WORKERS }, (_, index) => startWorkerStack(index, emulator, verbose)),
+    Array.from({ length: E2E_WORKERS }, (_, index) =>
+      startWorkerStack(index, { port: emulator, started: runEmulator !== undefined }, verbose),
+    ),
   );
   const stacks = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const teardown = async () => {
@@ -35,7 +39,7 @@ export default async function setup(project: TestProject) {
   return teardown;
 }
 
-async function startWorkerStack(index: number, emulator: number, verbose: boolean) {
+async function startWorkerStack(index: number, emulator: { port: number; started: boolean }, verbose: boolean) {
   const queuePrefix = `e2e-${randomUUID()}`;
   const database = await createTestDatabase('e2e');
   const label = `stack ${index + 1}`;
@@ -50,11 +54,11 @@ async function startWorkerStack(index: number, emulator: number, verbose: boolea
         server: await freePort(),
         simulator: await freePort(),
         simulatorTls: 0,
-        emulator,
+        emulator: emulator.port,
         client: await freePort(),
       },
-      // The first stack starts the emulator; the others wait for it.
-      sharedEmulator: index > 0,
+      // Unless the run has one, the first stack starts the emulator; the others wait for it.
+      sharedEmulator: emulator.started || index > 0,
       client: 'preview',
       // Fast enough for a test, slow enough that progress visibly rises: a provider call spans two of the
       // worker's progress ticks, however loaded the machine.

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Records, inside the page, every value a progress indicator shows (read every animation frame), so
+ * Records, inside the page, every value a progress indicator shows (read on every change to the page), so
  * a rise that lasts a few hundred milliseconds is not missed between two round trips to the browser.
  */
 export async function recordProgress(
@@ -26,8 +26,14 @@ export async function recordProgress(
           if (match) value = Number(match[1]);
         }
         if (value !== undefined && seen.at(-1) !== value) seen.push(value);
-        if (store[key] === seen) requestAnimationFrame(sample);
       };
+      // On each change rather than each animation frame: reading the page's text 60 times a second lays it
+      // out every time, and no value can show without a change to the page.
+      const observer = new MutationObserver(() => {
+        if (store[key] === seen) sample();
+        else observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
       sample();
     },
     { key, read, kind },
