@@ -94,7 +94,7 @@ export async function runTransition(
     step.settle === undefined
       ? sql``
       : sql`, ${settlementSteps(context.plans, step.settle, ts)}, ${webhookOutboxStep(context.plans, ts)}`;
-  const result = await sql<{ generation: Record<string, unknown> }>`
+  const result = await sql<{ generation: Record<string, unknown> | null; seen: Record<string, unknown> | null }>`
       with ${locked}, moved as (
         update generations g set ${step.set},
           version = case when ${step.announce} then o.version + 1 else o.version end,
@@ -108,13 +108,16 @@ export async function runTransition(
       )${settlement}, notified as (
         select ${announce('m')} from moved m where m.announced
       )
-      select row_to_json(m) as generation, (select count(*) from notified) as notified from moved m
+      select (select row_to_json(m) from moved m) as generation, (select row_to_json(o) from old o) as seen,
+        (select count(*) from notified) as notified
     `.execute(context.db);
-  const moved = result.rows[0];
-  if (moved !== undefined) {
-    return { ok: true, generation: toRecord(moved.generation), changed: moved.generation.announced === true };
+  const { generation: moved, seen } = result.rows[0]!;
+  if (moved !== null) {
+    return { ok: true, generation: toRecord(moved), changed: moved.announced === true };
   }
-  const current = await generationById(context.db, id);
+  // A refusal reports the row as it was when it was refused (under the lock), not as a later read finds
+  // it: a retry committed in between would make a refused cancel say the generation is queued.
+  const current = seen === null ? await generationById(context.db, id) : toRecord(seen);
   if (current === null || (step.owner !== undefined && current.uid !== step.owner)) {
     return { ok: false, reason: 'not-found', current: null };
   }
