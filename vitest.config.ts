@@ -11,29 +11,35 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     // Limits catch a hang, not slowness: `pnpm test` runs the suites beside the check and the browser tests,
     // and on a loaded 2-core host a test that takes 1 s alone can take several.
-    // Outside the browser tests, files share their workers' module cache (isolate: false in each
-    // project): loading Fastify, BullMQ, firebase-admin and the AWS SDK once per worker instead of once per
-    // file saves most of a run's CPU. No file keeps state in a module it shares.
     projects: [
-      {
-        test: { name: 'shared', root: 'shared', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 },
-      },
-      { test: { name: 'core', root: 'core', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      // Every Node suite in one project, so that its files share workers: Vitest keeps a worker (and the
+      // modules it loaded) for the next file only when that file is of the same project. With a project per
+      // package each package started workers of its own, each loading Fastify, BullMQ, firebase-admin and the
+      // AWS SDK again; as one, the test workers of a whole `pnpm test` used a fifth less CPU. No file keeps
+      // state in a module it shares. Limits catch a hang, not slowness (above).
       {
         test: {
-          name: 'simulator',
-          root: 'simulator',
+          name: 'node',
           isolate: false,
-          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          testTimeout: 30_000,
+          include: [
+            'shared/test/**/*.test.ts',
+            'core/test/**/*.test.ts',
+            'simulator/test/**/*.test.ts',
+            'simulator/src/**/*.test.ts',
+            'worker/test/**/*.test.ts',
+            'ops/test/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
+            'server/test/**/*.test.ts',
+            'faults/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**'],
+          // The run's Auth emulator (testing/src/with-auth-emulator.ts's, or one of its own), and the
+          // production bundles of the server, worker and queue CLI that tests start as processes.
+          globalSetup: ['testing/src/emulator-setup.ts', 'testing/src/bundles-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
-      { test: { name: 'worker', root: 'worker', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
-      { test: { name: 'ops', root: 'ops', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
-      {
-        test: { name: 'scripts', root: 'scripts', isolate: false, include: ['test/**/*.test.ts'], testTimeout: 30_000 },
-      },
-      'server/vitest.config.ts',
       'client/vitest.config.ts',
       // The client's build and dev server configuration, in Node (the client's own tests run in jsdom).
       {
@@ -46,7 +52,6 @@ export default defineConfig({
         },
       },
       'e2e/vitest.config.ts',
-      'faults/vitest.config.ts',
     ],
   },
 });

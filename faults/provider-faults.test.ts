@@ -28,8 +28,9 @@ const KEYS = {
   STABILITY_API_KEY: 'sk-stability-faults-0123456789abcdef',
   MINIMAX_API_KEY: 'minimax-faults-0123456789abcdef',
 };
-// Long enough that a loaded machine's slow answer is not taken for a hang (and retried: one request more).
-const TIMEOUT_MS = 2000;
+// Long enough that a loaded machine's slow answer is not taken for a hang: a retry after a malformed body
+// that also timed out would be the second paid call, and stop the generation (2 s did, on a busy host).
+const TIMEOUT_MS = 5000;
 
 let context: TestContext;
 let server: TestApp;

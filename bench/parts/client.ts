@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createSecureServer } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -7,12 +7,15 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { generate as selfSignedCertificate } from 'selfsigned';
 import { CHROMIUM_PATH, HEADLESS_CHROMIUM_ARGS } from '@mediagen/testing';
 import { ROOT } from '../lib/env';
 import type { Figure } from '../lib/report';
 import type { BenchContext } from '../run';
+
+/** /proc counts CPU time in these (`getconf CLK_TCK`; 100 on every Linux this runs on). */
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
@@ -110,6 +113,7 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
       });
       await page.close();
     }
+    figures.push(...(await waitingCost(browser, origin)));
     // Lighthouse drives a Chromium of its own; this one is done.
     await browser.close();
     figures.push(...(await lighthouseScores(origin)));
@@ -119,6 +123,67 @@ export async function clientBench(_context: BenchContext): Promise<Figure[]> {
     rmSync(outDir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** The spinner GenerateButton shows while a generation runs (its classes are in the build's CSS). */
+const SPINNER_CLASSES = 'size-4 animate-spin rounded-full border-2 border-white border-t-transparent';
+const WAITING_SECONDS = 10;
+const WAITING_SCENES = [
+  { name: 'a panel of the dashboard', button: 'main button:has-text("Generate Image")', openDialog: false },
+  { name: 'the sign-in dialog', button: '[role="dialog"] button[type="submit"]', openDialog: true },
+] as const;
+
+/**
+ * What the browser spends while a creator waits with a spinner turning, where the app shows one: in a
+ * panel of the dashboard (over its blurred colour fields) and in a dialog (over its dimmed backdrop).
+ * Every Chromium process on the host counts (this bench's browser is the only one running meanwhile); the
+ * browser renders in software, as a laptop without a usable GPU does, so paint costs show in full.
+ */
+async function waitingCost(browser: Browser, origin: string): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const scene of WAITING_SCENES) {
+    const page = await browser.newPage({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    await page.goto(`${origin}/dashboard`, { waitUntil: 'networkidle' });
+    // Signed out, Generate opens the sign-in dialog (spec §2).
+    if (scene.openDialog) await page.locator(WAITING_SCENES[0].button).click();
+    await page
+      .locator(scene.button)
+      .evaluate(
+        (button, classes) => button.insertAdjacentHTML('afterbegin', `<span class="${classes}"></span>`),
+        SPINNER_CLASSES,
+      );
+    await page.waitForTimeout(1000);
+    const before = chromiumCpuSeconds();
+    await page.waitForTimeout(WAITING_SECONDS * 1000);
+    const share = (chromiumCpuSeconds() - before) / WAITING_SECONDS;
+    figures.push({
+      part: 'client',
+      name: `browser CPU while a spinner turns in ${scene.name}`,
+      value: share * 100,
+      unit: '% of a core',
+      note: `every Chromium process, over ${WAITING_SECONDS} s, software rendering`,
+    });
+    await page.close();
+  }
+  return figures;
+}
+
+/** CPU time (user and system) of every Chromium process on the host so far, in seconds, from /proc. */
+function chromiumCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name: utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
 }
 
 /** The VITE_ settings of client/.env.development: the demo Firebase project and the local emulator. */

@@ -52,7 +52,7 @@ export interface WorkerProcess extends ChildHandle {
 }
 
 /**
- * Runs one of our processes' production bundle (built once for the suite: support/build-bundles.ts) with
+ * Runs one of our processes' production bundle (built once for the run: testing/src/bundles-setup.ts) with
  * node; `wrap` puts it somewhere else (a network namespace).
  */
 function spawnEntry(

@@ -535,10 +535,11 @@ describe('plan', () => {
   });
 });
 
-// Each test starts the CLI as a process of its own (tsx compiling it first): a hang guard for a loaded host.
+// Each test starts the CLI's production bundle (built for the run by the project's global setup) as a
+// process of its own: a hang guard for a loaded host.
 describe('the queues CLI process', { timeout: 90_000 }, () => {
   const run = (...args: string[]) =>
-    promisify(execFile)(resolve(ROOT, 'node_modules/.bin/tsx'), ['ops/src/queues-cli.ts', ...args], {
+    promisify(execFile)(process.execPath, ['ops/dist/main.js', ...args], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -15,11 +15,11 @@ import { authEmulatorHost } from '@mediagen/testing/vitest';
 import { createTestUser } from './support/users';
 
 /**
- * Scale-out as operators run it: two server processes and two worker processes on one Redis. A client on
- * server A must see every event of a job submitted through server B, each exactly once.
+ * Scale-out as operators run it: two server processes and two worker processes on one Redis, each the
+ * production bundle (built for the run by the project's global setup). A client on server A must see
+ * every event of a job submitted through server B, each exactly once.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const prefix = `test-scale-${randomUUID()}`;
 const processes: ManagedProcess[] = [];
 let simulator: Simulator;
@@ -46,7 +46,7 @@ beforeAll(async () => {
   };
   for (const name of ['worker-1', 'worker-2']) {
     processes.push(
-      startProcess(name, TSX, ['worker/src/main.ts'], {
+      startProcess(name, process.execPath, ['worker/dist/main.js'], {
         cwd: ROOT,
         env: { ...shared, SIMULATOR_URL: simulator.url, VIDEO_POLL_INTERVAL_MS: '60', WORKER_METRICS_PORT: '0' },
         sink: quiet,
@@ -56,7 +56,7 @@ beforeAll(async () => {
   const ports = [await freePort(), await freePort()];
   for (const port of ports) {
     processes.push(
-      startProcess(`server-${port}`, TSX, ['server/src/main.ts'], {
+      startProcess(`server-${port}`, process.execPath, ['server/dist/main.js'], {
         cwd: ROOT,
         env: { ...shared, PORT: String(port), HOST: '127.0.0.1', FIREBASE_AUTH_EMULATOR_HOST: authEmulatorHost() },
         sink: quiet,

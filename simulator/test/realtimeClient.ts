@@ -90,8 +90,11 @@ export class RealtimeTestClient {
     this.socket.send(JSON.stringify(event));
   }
 
-  /** The first event of this type not handed out yet, waiting for it if need be. */
-  async next(type: string, timeoutMs = 5000): Promise<ServerEvent> {
+  /**
+   * The first event of this type not handed out yet, waiting for it if need be. The default is a hang guard:
+   * a 4,000-character reading took over 5 s on a loaded 2-core host.
+   */
+  async next(type: string, timeoutMs = 30_000): Promise<ServerEvent> {
     const found = await this.waitUntil(
       () => this.events.find((event) => event.type === type && !this.taken.has(event)),
       timeoutMs,

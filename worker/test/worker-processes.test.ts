@@ -27,6 +27,9 @@ const workerEnv = {
 const nameOf = (worker: WorkerProcess) => worker.name;
 // A hang guard: each test starts worker processes (up to 30 s each on a loaded host) and waits out calls.
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
+// Eight 3-second calls, most of them on one process of concurrency 2 once the other has stopped: about
+// 12 s on a quiet host, and over 20 s on a loaded one (seen).
+const SETTLE_WITHIN_MS = 45_000;
 
 async function submitMany(count: number) {
   return Promise.all(
@@ -63,7 +66,7 @@ it(
     expect(first.output()).toContain('SIGTERM');
     expect(first.output()).toContain('handed back to the queue');
 
-    const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, 20_000)));
+    const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, SETTLE_WITHIN_MS)));
     expect(settled.map(({ state }) => state)).toEqual(Array(8).fill('completed'));
     // Handed back, not failed: no job spent a second attempt.
     expect(settled.map(({ job }) => job.attemptsMade)).toEqual(Array(8).fill(1));
@@ -104,7 +107,7 @@ it(
     await doomed.exited;
 
     const successor = await harness.spawnWorker(workerEnv);
-    const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, 20_000)));
+    const settled = await Promise.all(submitted.map(({ job }) => harness.settled('image', job, SETTLE_WITHIN_MS)));
     expect(settled.map(({ state }) => state)).toEqual(['completed', 'completed']);
     expect(settled.map(({ job }) => job.processedBy)).toEqual([successor.name, successor.name]);
     // Moved back by the stalled check, once: a second stall would have failed the job.

@@ -121,11 +121,14 @@ export class WorkerHarness {
     return pool;
   }
 
-  /** Starts `worker/src/main.ts` in a child process against this harness's database, prefix and simulator. */
+  /**
+   * Starts the worker's production bundle (`worker/dist/main.js`, built for the run by the project's global
+   * setup) in a child process against this harness's database, prefix and simulator.
+   */
   async spawnWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
     const name = env.WORKER_NAME ?? `worker-${randomUUID().slice(0, 8)}`;
-    // node itself runs the worker (`--import tsx`): the pid is the worker, and a signal reaches it alone.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+    // node itself runs the worker: the pid is the worker, and a signal reaches it alone.
+    const child = spawn(process.execPath, ['worker/dist/main.js'], {
       cwd: WORKSPACE_ROOT,
       env: {
         MEDIAGEN_MODE: 'development',

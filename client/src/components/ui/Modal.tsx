@@ -51,9 +51,11 @@ export function Modal({ title, onClose, closeOnBackdropClick, children, size = '
 
   return createPortal(
     <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
+      {/* A plain dim, not a blur: a blurred backdrop is computed again on every frame the dialog changes
+          (a spinner while it signs in), a whole core in a software-rendered browser. */}
       <div
         data-testid="modal-backdrop"
-        className="absolute inset-0 bg-slate-950/60 backdrop-blur-sm"
+        className="absolute inset-0 bg-slate-950/70"
         aria-hidden="true"
         onClick={closeOnBackdropClick ? onClose : undefined}
       />

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { build, loadEnv, type Rollup } from 'vite';
 
 /**
- * What a visit downloads before its page first paints, read from a production build: the entry chunk, the
+ * What the production build holds, from one build made in memory.
+ *
+ * What a visit downloads before its page first paints: the entry chunk, the
  * page's own chunk, and the chunks either imports statically (what index.html preloads, see
  * preload-page-chunks.ts). Chunks loaded later, on demand, are not counted. Sizes are gzip at level 9, as
  * `pnpm bench client` counts them (BENCHMARKS.md).
@@ -26,12 +28,20 @@ const PAGE_BUDGETS_KB: Record<string, number> = { dashboard: 120, library: 109 }
 /** Loaded on demand by every page: sign-in, the live socket, moderation's confusables, toasts, zod. */
 const ON_DEMAND = /\/(firebase|@firebase|socket\.io-client|engine\.io-client|unhomoglyph|sonner|zod)\//;
 
+/** Provider keys in the build's environment, as a careless CI might have them: none may reach the bundle. */
+const PROVIDER_KEYS = {
+  STABILITY_API_KEY: 'sk-stability-bundle-check-0123456789',
+  OPENAI_API_KEY: 'sk-proj-openai-bundle-check-0123456789',
+  MINIMAX_API_KEY: 'minimax-bundle-check-0123456789abcdef',
+};
+
+let files: (Rollup.OutputChunk | Rollup.OutputAsset)[];
 let chunks: Rollup.OutputChunk[];
 
 beforeAll(async () => {
   // Built as a deployment builds it, with the local Firebase values (client/.env.development) in the
   // environment, and NODE_ENV production rather than vitest's test, which would bundle React's development build.
-  const settings = { ...loadEnv('development', clientDir, 'VITE_'), NODE_ENV: 'production' };
+  const settings = { ...loadEnv('development', clientDir, 'VITE_'), NODE_ENV: 'production', ...PROVIDER_KEYS };
   const before = { ...process.env };
   Object.assign(process.env, settings);
   try {
@@ -42,7 +52,8 @@ beforeAll(async () => {
       logLevel: 'silent',
       build: { write: false },
     })) as Rollup.RollupOutput;
-    chunks = output.output.filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
+    files = output.output;
+    chunks = files.filter((file): file is Rollup.OutputChunk => file.type === 'chunk');
   } finally {
     for (const name of Object.keys(settings)) {
       if (before[name] === undefined) delete process.env[name];
@@ -97,6 +108,23 @@ describe("a page's first download", () => {
     const built = chunks.flatMap((chunk) => chunk.moduleIds);
     for (const library of ['firebase', 'socket.io-client', 'unhomoglyph', 'sonner']) {
       expect(built.some((id) => id.includes(`/${library}/`))).toBe(true);
+    }
+  });
+});
+
+describe('secrets', () => {
+  it('no provider key and no sk- secret in any file of the build', () => {
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text =
+        file.type === 'chunk'
+          ? file.code
+          : typeof file.source === 'string'
+            ? file.source
+            : Buffer.from(file.source).toString('utf8');
+      for (const key of Object.values(PROVIDER_KEYS)) expect(text, file.fileName).not.toContain(key);
+      expect(text.match(/sk-(proj-)?[A-Za-z0-9_-]{20,}/g) ?? [], file.fileName).toEqual([]);
+      expect(text, file.fileName).not.toMatch(/STABILITY_API_KEY|OPENAI_API_KEY|MINIMAX_API_KEY/);
     }
   });
 });
