@@ -92,7 +92,9 @@ export class WorkerHarness {
       RECONCILE_INTERVAL_MS: '3600000',
       ...env,
     });
-    this.records = openDatabase(this.database.url, { maxConnections: 3 });
+    // Few connections, and a wait for one that is a hang guard: eight generations' settle checks share
+    // them, and on a loaded host a wait over the default 5 s failed a test.
+    this.records = openDatabase(this.database.url, { maxConnections: 3, connectionTimeoutMs: 30_000 });
     this.lifecycle = new GenerationLifecycle(this.records.db);
     this.redis = await connectRedis(REDIS_URL, 'producer');
     this.jobs = new GenerationJobOwner({
@@ -241,7 +243,7 @@ export class WorkerHarness {
         const record = await this.lifecycle.find(job.id!);
         return record !== null && isFinalStatus(record.status) ? record : undefined;
       },
-      { timeout: timeoutMs, interval: 25 },
+      { timeout: timeoutMs, interval: 100 },
     );
     await job.waitUntilFinished(this.queueEvents(kind), timeoutMs).catch(() => undefined);
     const fresh = (await this.queue(kind).getJob(job.id!))!;
