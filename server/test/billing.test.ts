@@ -86,7 +86,7 @@ async function billingOf(user: TestUser, server = first): Promise<BillingState> 
 
 async function redirectFor(user: TestUser, path: string, body: unknown = {}, server = first): Promise<BillingRedirect> {
   const response = await post(server, path, user, body);
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as BillingRedirect;
 }
 
