@@ -46,7 +46,9 @@ describe('/admin/* is rate limited', () => {
     const member: TestUser = await createTestUser();
     expect(await statuses(LIMIT, bearer(member))).toEqual(Array(LIMIT).fill(403));
 
+    // The gateway sees the account reads (the five answered requests made some), so none below is telling.
     const readsBefore = accountReads;
+    expect(readsBefore).toBeGreaterThan(0);
     expect(await statuses(3, bearer(member))).toEqual([429, 429, 429]);
     expect(accountReads).toBe(readsBefore);
     const refused = await queues(bearer(member));

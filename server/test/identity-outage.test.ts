@@ -15,6 +15,9 @@ let gateway: IdentityGateway;
 let known: TestUser;
 let newcomer: TestUser;
 let identityDown = false;
+type LogLine = { level: number; msg: string; err?: { message: string } };
+const logLines: LogLine[] = [];
+const identityWarnings = () => logLines.filter((line) => line.msg === 'the identity service could not check a sign-in');
 
 beforeAll(async () => {
   [known, newcomer] = await Promise.all([createTestUser(), createTestUser()]);
@@ -24,11 +27,14 @@ beforeAll(async () => {
     else pass();
   });
   context = await createTestContext();
-  server = await context.start({
-    FIREBASE_AUTH_EMULATOR_HOST: gateway.host,
-    // An account's state is asked for again after a second, so the outage is seen soon.
-    AUTH_REVALIDATE_SECONDS: '1',
-  });
+  server = await context.start(
+    {
+      FIREBASE_AUTH_EMULATOR_HOST: gateway.host,
+      // An account's state is asked for again after a second, so the outage is seen soon.
+      AUTH_REVALIDATE_SECONDS: '1',
+    },
+    { logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) } } },
+  );
 });
 afterAll(async () => {
   await context?.cleanup();
@@ -46,8 +52,13 @@ it('answers 503 NOT_READY to a user it cannot check while the identity service i
   const during = await me(newcomer.idToken);
   expect(during.status).toBe(503);
   expect(((await during.json()) as { error: { code: string } }).error.code).toBe('NOT_READY');
-  // A token that is no good is still refused as such, outage or not.
+  // Operators read why: a warning with what the identity service answered.
+  expect(identityWarnings()).not.toHaveLength(0);
+  expect(identityWarnings()[0]!.err?.message).toMatch(/identity service failing|500/);
+  // A token that is no good is still refused as such, outage or not, and is no operator's concern.
+  const warningsBefore = identityWarnings().length;
   expect((await me('not-a-token')).status).toBe(401);
+  expect(identityWarnings()).toHaveLength(warningsBefore);
   // Sockets say the same.
   expect(await socketRefusal(server.origin, newcomer.idToken)).toBe('NOT_READY');
   expect(await socketRefusal(server.origin, 'not-a-token')).toBe('UNAUTHENTICATED');

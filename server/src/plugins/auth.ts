@@ -57,6 +57,9 @@ export const authPlugin = fp(
         request.user = looksLikeApiKey(token) ? await keyOwner(token) : await app.identity.verify(token);
       } catch (error) {
         request.identityUnavailable = !(error instanceof IdentityRefused);
+        // The client hears 503 NOT_READY and tries again; operators read here what the service said.
+        if (request.identityUnavailable)
+          request.log.warn({ err: error }, 'the identity service could not check a sign-in');
       }
     });
   },
