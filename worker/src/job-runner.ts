@@ -297,6 +297,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
         throw new WaitingError();
       }
       if (error instanceof ProviderBusyError) await holdQueue(job, error);
+      // The kind's plain failure stands for it below: the operators' log keeps what was thrown.
+      if (!(error instanceof GenerationError)) deps.log(`${id}: unexpected error: ${maskSecrets(String(error))}`);
       const failure = asGenerationError(error, kind);
       if (failure.code === 'CANCELED') {
         // The cancel is in the record already (that is how it reached us); the job just stops.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '@mediagen/core';
 import { ProviderBusyError } from '../src/providers/provider-calls';
 import { ProviderRateLimiter, type ProviderLimitSettings } from '../src/providers/provider-rate-limiter';
+import { QueueStepError } from '../src/queue-step-error';
 import { REDIS_URL } from './support/harness';
 
 const prefix = `test-limiter-${randomUUID()}`;
@@ -124,6 +125,16 @@ describe('ProviderRateLimiter', () => {
     expect(refused.retryAfterMs).toBeGreaterThan(59_000);
     expect(refused.message).toMatch(/lockout/);
     await expect(second.acquire('minimax', 'video_start')).resolves.toBeUndefined();
+  });
+
+  it('Redis away (an outage, a failover) is a step for the queue to take again, not a failure of the generation', async () => {
+    const lost = await connectRedis(REDIS_URL, 'producer');
+    lost.disconnect();
+    const limiter = new ProviderRateLimiter(lost, `${prefix}:${randomUUID()}`, settings({}));
+    // The job runner leaves a QueueStepError to the queue's recovery, the record unchanged; any other error
+    // would fail an attempt of the generation (three during a failover failed a video polling its task).
+    await expect(limiter.acquire('minimax', 'video_query')).rejects.toBeInstanceOf(QueueStepError);
+    await expect(limiter.lockOut('minimax', 1000)).rejects.toBeInstanceOf(QueueStepError);
   });
 
   it("pauses after a provider's 429 for its documented lockout, else its Retry-After, else the default", () => {

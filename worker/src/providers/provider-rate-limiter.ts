@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { queueStep } from '../queue-step-error';
 import { ProviderBusyError, type ProviderCall, type ProviderName } from './provider-calls';
 
 /**
@@ -113,17 +114,16 @@ export class ProviderRateLimiter {
   /**
    * Resolves at the call's turn, or throws ProviderBusyError(`throttled`) saying when to come back.
    * `signal` ends the wait (cancel, deadline, shutdown) with its reason; the turn is then left unused.
+   * Redis away or failing over is a QueueStepError: the run stops, the record unchanged, and the job comes
+   * back (a video polling its paid task must not fail for our outage).
    */
   async acquire(provider: ProviderName, call: ProviderCall, signal?: AbortSignal): Promise<void> {
     const limit = this.settings.limits[provider];
     const counted = limit !== undefined && COUNTED_CALLS[provider].includes(call);
     const intervalMs = counted ? (limit.windowMs + this.settings.marginMs) / limit.max : 0;
     const keys = this.keys(provider);
-    const [granted, waitMs, lockedOut] = await this.redis.takeProviderTurn(
-      keys.schedule,
-      keys.lockout,
-      intervalMs,
-      this.maxWaitMs,
+    const [granted, waitMs, lockedOut] = await queueStep("take the provider's turn", () =>
+      this.redis.takeProviderTurn(keys.schedule, keys.lockout, intervalMs, this.maxWaitMs),
     );
     if (granted === 1) {
       if (waitMs > 0)
@@ -149,8 +149,10 @@ export class ProviderRateLimiter {
     return Math.max(lockoutMs, retryAfterMs ?? (lockoutMs > 0 ? 0 : this.settings.defaultPauseMs));
   }
 
-  /** Holds back every process's calls to `provider` for `ms`. */
+  /** Holds back every process's calls to `provider` for `ms`; Redis away is a QueueStepError, as above. */
   async lockOut(provider: ProviderName, ms: number): Promise<void> {
-    await this.redis.lockOutProvider(this.keys(provider).lockout, Math.max(1, Math.round(ms)));
+    await queueStep('lock the provider out', () =>
+      this.redis.lockOutProvider(this.keys(provider).lockout, Math.max(1, Math.round(ms))),
+    );
   }
 }
